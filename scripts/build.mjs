@@ -1,0 +1,26 @@
+// Bundles src/main.ts into dist/ with esbuild. Commands and heavy packages sit in
+// their own chunks and load only when a command needs them (see src/root.ts).
+import { rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+await build({
+  entryPoints: { ws: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  // Bundled CommonJS packages (undici, cli-table3) call require() for node builtins.
+  banner: {
+    js: "import { createRequire as __wsCreateRequire } from 'node:module'; const require = __wsCreateRequire(import.meta.url);",
+  },
+});
