@@ -1,0 +1,354 @@
+// The one HTTP client: base URL, x-api-key, JSON, timeouts, idempotency keys,
+// retries with backoff, the rate limit, debug traces with secrets redacted, and
+// one ApiError for every non-2xx answer.
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { isAbortError, NetworkError, UsageError } from '../errors.ts';
+import type { IOStreams } from '../io/streams.ts';
+import { sleep } from '../util/time.ts';
+import { reason, toApiError } from './errors.ts';
+import type { TokenBucket } from './ratelimit.ts';
+import { redactBody, redactHeaders } from './redact.ts';
+
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number)[];
+
+export interface RequestInit {
+  method: string;
+  /**
+   * Segments (each is percent-encoded, so a value with `/`, `..`, `?`, `#` or `%` stays one
+   * segment), or a path string used as given (only `{teamId}` is filled in).
+   */
+  path: readonly string[] | string;
+  query?: Record<string, QueryValue> | undefined;
+  /** JSON body. */
+  body?: unknown;
+  /** A body sent as is (with `contentType`). */
+  rawBody?: string | Buffer | undefined;
+  contentType?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  /** For POST, PUT and PATCH: the key of this logical operation (default: a new one). */
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Return non-2xx answers (after retries) instead of throwing; see `errorOf`. */
+  acceptErrors?: boolean;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  body: T;
+  text: string;
+  requestId: string | undefined;
+  attempts: number;
+  url: string;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  teamId: string;
+  io: IOStreams;
+  limiter: TokenBucket;
+  /** Read timeout in ms (headers and body), default 30 s. */
+  timeoutMs?: number;
+  /** Connect timeout in ms, default 10 s (never more than timeoutMs). */
+  connectTimeoutMs?: number;
+  /** Extra attempts after the first, default 3. */
+  retries?: number;
+  userAgent?: string;
+  signal?: AbortSignal;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Backoff base and cap in ms (full jitter), default 250 and 8000. */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH']);
+const SAFE_TO_RETRY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Longest Retry-After we wait for before giving up and reporting the 429. */
+const MAX_RETRY_AFTER_MS = 120_000;
+
+/** Percent-encode one path segment; a segment of dots is encoded too, so no one collapses it. */
+export function encodeSegment(segment: string): string {
+  if (segment === '') throw new UsageError('An empty value cannot be used in a request path.');
+  if (/^\.+$/.test(segment)) return segment.replace(/\./g, '%2E');
+  return encodeURIComponent(segment).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+export function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    if (Array.isArray(v)) for (const item of v) params.append(k, String(item));
+    else params.append(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Delay before retry number `attempt` (1-based): full jitter over an exponential cap. */
+export function backoffDelay(
+  attempt: number,
+  base: number,
+  cap: number,
+  random: () => number,
+): number {
+  return Math.floor(random() * Math.min(cap, base * 2 ** (attempt - 1)));
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or undefined. */
+export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+function describeNetworkError(err: unknown): { text: string; retryable: boolean } {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { text: 'connection refused', retryable: true };
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return { text: 'the connection was closed before an answer came', retryable: true };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { text: 'timed out connecting', retryable: true };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return { text: 'timed out waiting for the answer', retryable: true };
+    case 'ENOTFOUND':
+      return { text: 'host not found', retryable: false };
+    case 'EAI_AGAIN':
+      return { text: 'name lookup failed', retryable: true };
+    default:
+      return { text: e.message ?? String(err), retryable: true };
+  }
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly teamId: string;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly opts: ClientOptions;
+  private dispatcher: Dispatcher | undefined;
+
+  constructor(opts: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(opts.baseUrl);
+    } catch {
+      throw new UsageError(
+        `The base URL "${opts.baseUrl}" is not a valid URL.`,
+        'Use a URL like https://api.example.com.',
+      );
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UsageError(`The base URL "${opts.baseUrl}" must start with http:// or https://.`);
+    }
+    this.opts = opts;
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.teamId = opts.teamId;
+    this.dispatcher = opts.dispatcher;
+  }
+
+  private async agent(): Promise<Dispatcher> {
+    if (!this.dispatcher) {
+      const { Agent } = await import('undici');
+      const timeout = this.opts.timeoutMs ?? 30_000;
+      this.dispatcher = new Agent({
+        connect: { timeout: Math.min(this.opts.connectTimeoutMs ?? 10_000, timeout) },
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        keepAliveTimeout: 4_000,
+      });
+    }
+    return this.dispatcher;
+  }
+
+  /** The request path (below the base URL) for segments or a path string. */
+  pathFor(path: readonly string[] | string): string {
+    if (typeof path === 'string') {
+      const p = path.replaceAll('{teamId}', encodeSegment(this.teamId));
+      return p.startsWith('/') ? p : `/${p}`;
+    }
+    return `/${path.map(encodeSegment).join('/')}`;
+  }
+
+  async request<T = unknown>(init: RequestInit): Promise<ApiResponse<T>> {
+    const method = init.method.toUpperCase();
+    const apiPath = this.pathFor(init.path);
+    const path = `${this.basePath}${apiPath}${buildQuery(init.query)}`;
+    const url = `${this.origin}${path}`;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent ?? 'ws',
+      'x-api-key': this.opts.apiKey,
+    };
+    let body: string | Buffer | undefined;
+    if (init.rawBody !== undefined) {
+      body = init.rawBody;
+      headers['content-type'] = init.contentType ?? 'application/json';
+    } else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] = 'application/json';
+    }
+    for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
+    if (MUTATING.has(method) && headers['idempotency-key'] === undefined) {
+      headers['idempotency-key'] = init.idempotencyKey ?? randomUUID();
+    }
+    const retryable = SAFE_TO_RETRY.has(method) || headers['idempotency-key'] !== undefined;
+    const maxAttempts = 1 + (retryable ? Math.max(0, this.opts.retries ?? 3) : 0);
+    const signal = init.signal ?? this.opts.signal;
+    const wait = this.opts.sleep ?? sleep;
+    const random = this.opts.random ?? Math.random;
+    const base = this.opts.backoffBaseMs ?? 250;
+    const cap = this.opts.backoffCapMs ?? 8_000;
+    const io = this.opts.io;
+    const secrets = [this.opts.apiKey];
+    const dispatcher = await this.agent();
+
+    for (let attempt = 1; ; attempt++) {
+      await this.opts.limiter.take(signal);
+      if (io.debugEnabled) {
+        io.debug(`→ ${method} ${url} (attempt ${attempt}/${maxAttempts})`);
+        for (const [k, v] of Object.entries(redactHeaders(headers))) io.debug(`  ${k}: ${v}`);
+        if (body !== undefined) io.debug(`  body: ${redactBody(body.toString(), secrets)}`);
+      }
+      const started = performance.now();
+      let status: number;
+      let resHeaders: Record<string, string>;
+      let text: string;
+      try {
+        const res = await dispatcher.request({
+          origin: this.origin,
+          path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: body ?? null,
+          ...(signal ? { signal } : {}),
+        });
+        status = res.statusCode;
+        resHeaders = flattenHeaders(res.headers);
+        text = await res.body.text();
+      } catch (err) {
+        if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
+        const why = describeNetworkError(err);
+        io.debug(`← network error after ${Math.round(performance.now() - started)}ms: ${why.text}`);
+        if (why.retryable && attempt < maxAttempts) {
+          const delay = backoffDelay(attempt, base, cap, random);
+          io.debug(`  retrying in ${delay}ms`);
+          await wait(delay, signal);
+          continue;
+        }
+        const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+        throw new NetworkError(
+          `Could not reach ${this.origin} (${why.text})${tries}: ${method} ${apiPath}.`,
+          {
+            hint: /refused/.test(why.text)
+              ? 'Is the service running at that address? For a local sandbox: `ws sandbox status`.'
+              : 'Check the network and the base URL, or raise --timeout.',
+            cause: err,
+          },
+        );
+      }
+      const ms = Math.round(performance.now() - started);
+      const requestId = resHeaders['x-request-id'];
+      if (io.debugEnabled) {
+        const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']
+          .filter((h) => resHeaders[h] !== undefined)
+          .map((h) => `${h.slice('x-ratelimit-'.length)}=${resHeaders[h]}`);
+        io.debug(
+          `← ${status} ${reason(status)} in ${ms}ms` +
+            (requestId ? ` request-id=${requestId}` : '') +
+            (rl.length ? ` rate-limit ${rl.join(' ')}` : '') +
+            (resHeaders['idempotent-replay'] === 'true' ? ' (idempotent replay)' : ''),
+        );
+        if (text) io.debug(`  body: ${redactBody(text, secrets)}`);
+      }
+      if (RETRY_STATUSES.has(status) && attempt < maxAttempts) {
+        const after = parseRetryAfter(resHeaders['retry-after']);
+        if (after === undefined || after <= MAX_RETRY_AFTER_MS) {
+          const delay = after ?? backoffDelay(attempt, base, cap, random);
+          io.debug(`  retrying in ${delay}ms${after !== undefined ? ' (Retry-After)' : ''}`);
+          await wait(delay, signal);
+          continue;
+        }
+      }
+      if ((status < 200 || status >= 300) && !init.acceptErrors) {
+        throw toApiError({
+          status,
+          headers: resHeaders,
+          text,
+          method,
+          url,
+          path: apiPath,
+          teamId: this.teamId,
+        });
+      }
+      let parsed: unknown;
+      if (text !== '' && /json/i.test(resHeaders['content-type'] ?? 'application/json')) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+      }
+      return {
+        status,
+        statusText: reason(status),
+        headers: resHeaders,
+        body: parsed as T,
+        text,
+        requestId,
+        attempts: attempt,
+        url,
+      };
+    }
+  }
+
+  /** The ApiError for a non-2xx answer returned under `acceptErrors`. */
+  errorOf(res: ApiResponse, method: string, path: readonly string[] | string) {
+    return toApiError({
+      status: res.status,
+      headers: res.headers,
+      text: res.text,
+      method,
+      url: res.url,
+      path: this.pathFor(path),
+      teamId: this.teamId,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
+}

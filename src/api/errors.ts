@@ -1,0 +1,132 @@
+// Every non-2xx answer becomes one ApiError, whatever body it came with: the v2
+// error body, the older `{ message }` form, or something that is not JSON at all.
+import { ApiError, ExitCode, type FieldError } from '../errors.ts';
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  method: string;
+  url: string;
+  path: string;
+  teamId?: string | undefined;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function reason(status: number): string {
+  return REASONS[status] ?? '';
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function fieldErrors(v: unknown): FieldError[] {
+  if (!Array.isArray(v)) return [];
+  return v
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === 'object')
+    .map((e) => ({
+      field: str(e.field) ?? str(e.path) ?? '',
+      message: str(e.message) ?? JSON.stringify(e),
+      ...(str(e.code) ? { code: str(e.code) } : {}),
+    }));
+}
+
+function bodySnippet(text: string): string {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+}
+
+export function toApiError(ans: RawAnswer): ApiError {
+  let parsed: unknown;
+  try {
+    parsed = ans.text === '' ? undefined : JSON.parse(ans.text);
+  } catch {
+    parsed = undefined;
+  }
+  let code: string | undefined;
+  let message: string | undefined;
+  let requestId = ans.headers['x-request-id'];
+  let errors: FieldError[] = [];
+  let details: unknown;
+  if (parsed && typeof parsed === 'object') {
+    const obj = parsed as Record<string, unknown>;
+    const inner = obj.error;
+    if (inner && typeof inner === 'object') {
+      const e = inner as Record<string, unknown>;
+      code = str(e.code);
+      message = str(e.message);
+      requestId = requestId ?? str(e.request_id);
+      errors = fieldErrors(e.errors);
+      details = e.details;
+    } else {
+      message = str(obj.message) ?? str(obj.error) ?? str(obj.detail) ?? str(obj.title);
+      code = str(obj.code);
+      errors = fieldErrors(obj.errors);
+    }
+  }
+  if (!message) {
+    const snippet = ans.text ? bodySnippet(ans.text) : '';
+    message = `HTTP ${ans.status} ${reason(ans.status)}`.trim() + (snippet ? `: ${snippet}` : '');
+  }
+
+  const base = { status: ans.status, requestId, errors, details, method: ans.method, url: ans.url };
+
+  // The gateway answers webhook routes with 403 "Missing Authentication Token" while they are a preview.
+  if (
+    ans.status === 403 &&
+    /^\/v2\/webhooks(\/|$)/.test(ans.path) &&
+    /authentication token/i.test(message)
+  ) {
+    return new ApiError({
+      ...base,
+      exitCode: ExitCode.error,
+      code: 'webhooks_unavailable',
+      message: `Webhook routes are not yet available on this service (the gateway answered 403: ${message}).`,
+      hint: 'This is not a problem with your API key: the webhook API is still a preview on the hosted service.',
+    });
+  }
+
+  let hint: string | undefined;
+  switch (ans.status) {
+    case 401:
+      message = `No API key was sent, or the service did not receive it (HTTP 401): ${message}`;
+      hint = 'Set WS_API_KEY or store a key with `ws profile add NAME --with-key`.';
+      break;
+    case 403:
+      message = `The API key was refused: it is invalid, or it has no access to team ${ans.teamId ?? 'in the path'} (HTTP 403): ${message}`;
+      hint =
+        'Check the key and team id with `ws auth status`; a new key can be generated in the workspace settings (API section).';
+      break;
+    case 405:
+      hint = 'The service does not offer this operation.';
+      break;
+    case 429:
+      hint =
+        "The service limits each key to a number of requests per second; lower the profile's rate_limit or try again later.";
+      break;
+    default:
+      if (ans.status >= 500)
+        hint = 'The service failed; try again. If it keeps failing, quote the request id.';
+  }
+  return new ApiError({ ...base, code, message, hint });
+}

@@ -1,0 +1,31 @@
+// Typed calls for record endpoints (more arrive with the records work).
+import type { ApiClient } from './client.ts';
+
+export const RECORD_TYPES = [
+  'contact',
+  'organization',
+  'identity',
+  'deal',
+  'action',
+  'document',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export interface CountAnswer {
+  total: number;
+}
+
+/** GET /v2/prism/{teamId}/{objectType}/count: records visible to the caller (filters do not apply). */
+export async function countRecords(
+  client: ApiClient,
+  objectType: RecordType,
+  opts: { listId?: string | undefined; signal?: AbortSignal } = {},
+): Promise<{ total: number; requestId: string | undefined }> {
+  const res = await client.request<CountAnswer>({
+    method: 'GET',
+    path: ['v2', 'prism', client.teamId, objectType, 'count'],
+    query: { list_id: opts.listId },
+    signal: opts.signal,
+  });
+  return { total: res.body.total, requestId: res.requestId };
+}

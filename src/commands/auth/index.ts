@@ -1,0 +1,15 @@
+import type { Command, CommandContext } from '../../command.ts';
+
+export function registerAuth(program: Command, ctx: CommandContext): void {
+  const auth = program.command('auth').description('Check authentication');
+  auth
+    .command('status')
+    .description(
+      'Check the API key with one request and show the profile, base URL, team id and key in use',
+    )
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+  program
+    .command('whoami')
+    .description('Same as `ws auth status`')
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+}

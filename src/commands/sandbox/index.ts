@@ -1,0 +1,115 @@
+import { type Command, type CommandContext, intFlag } from '../../command.ts';
+import { UsageError } from '../../errors.ts';
+
+function probability(flag: string, value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`${flag} takes a probability from 0 to 1, not "${value}".`);
+  return n;
+}
+
+export function registerSandbox(program: Command, ctx: CommandContext): void {
+  const sandbox = program
+    .command('sandbox')
+    .description('A local, stateful emulator of the whole API, for trying ws and for tests');
+
+  sandbox
+    .command('start')
+    .description(
+      'Start a sandbox (foreground until Ctrl-C, or --detach) and save it as profile "sandbox"',
+    )
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '4800')
+    .option(
+      '--api-key <key>',
+      'the key the sandbox accepts (default: generated, or the one in --data)',
+    )
+    .option('--team-id <id>', 'the team id it serves (default: generated, or the one in --data)')
+    .option(
+      '--data <file>',
+      'keep state in this file (loaded at start, saved within a second of a change)',
+    )
+    .option('--seed <name>', 'fill an empty sandbox with demo data ("demo")')
+    .option('--latency <ms>', 'add this delay to every answer', '0')
+    .option(
+      '--fail-rate <p>',
+      'answer 500/502/503 or drop the connection, before doing anything, with probability p',
+    )
+    .option(
+      '--fail-after-commit <p>',
+      'do the work, then drop the connection without answering, with probability p',
+    )
+    .option(
+      '--rate-limit <n>',
+      'allow n requests per second per key, then 429 with Retry-After (default: no limit)',
+    )
+    .option('--no-profile', 'do not save a "sandbox" profile')
+    .option('--detach', 'run in the background (see `ws sandbox status` and `ws sandbox stop`)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ws sandbox start --detach --seed demo
+  $ ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}
+  $ ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts`,
+    )
+    .action((o: Record<string, string | boolean | undefined>, cmd: Command) => {
+      if (o.seed !== undefined && o.seed !== 'demo')
+        throw new UsageError(`Unknown seed "${o.seed}".`, 'The seed available is "demo".');
+      const teamId = o.teamId as string | undefined;
+      if (
+        teamId !== undefined &&
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(teamId)
+      ) {
+        throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
+      }
+      return ctx.invoke(cmd, () => import('./start.ts'), {
+        host: o.host as string,
+        port: intFlag('--port', o.port as string, 0, 65535)!,
+        apiKey: o.apiKey as string | undefined,
+        teamId,
+        data: o.data as string | undefined,
+        seed: o.seed as 'demo' | undefined,
+        latency: intFlag('--latency', o.latency as string, 0, 600_000)!,
+        failRate: probability('--fail-rate', o.failRate as string | undefined),
+        failAfterCommit: probability(
+          '--fail-after-commit',
+          o.failAfterCommit as string | undefined,
+        ),
+        rateLimit: intFlag('--rate-limit', o.rateLimit as string | undefined, 0, 100_000) ?? 0,
+        profile: o.profile !== false,
+        detach: o.detach === true,
+        argv: rawArgs(cmd),
+      });
+    });
+
+  sandbox
+    .command('status')
+    .description('Show the detached sandbox (exit 4 when none is running)')
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+
+  sandbox
+    .command('stop')
+    .description('Stop the detached sandbox (it saves its --data file first)')
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./stop.ts'), {}));
+}
+
+/** The options given to `sandbox start`, to pass on to a detached copy. */
+function rawArgs(cmd: Command): string[] {
+  const out: string[] = [];
+  for (const opt of cmd.options) {
+    const name = opt.attributeName();
+    const source = cmd.getOptionValueSource(name);
+    if (source !== 'cli') continue;
+    const value = cmd.getOptionValue(name);
+    if (opt.negate) {
+      if (value === false) out.push(opt.long!);
+    } else if (typeof value === 'boolean') {
+      if (value) out.push(opt.long!);
+    } else if (value !== undefined) {
+      out.push(opt.long!, String(value));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+// Which credentials a command uses: --profile, else WS_PROFILE, else the default
+// profile; WS_API_KEY, WS_TEAM_ID and WS_BASE_URL override single values of it.
+import { AuthError, UsageError } from '../errors.ts';
+import type { Env } from '../io/streams.ts';
+import type { ProfileStore } from './store.ts';
+
+export const DEFAULT_RATE_LIMIT = 10;
+
+export interface Credentials {
+  /** The profile used, or undefined when everything came from the environment. */
+  profile: string | undefined;
+  baseUrl: string;
+  teamId: string;
+  apiKey: string;
+  rateLimit: number;
+  /** Where each value came from, for `ws auth status`. */
+  sources: { baseUrl: string; teamId: string; apiKey: string };
+}
+
+export const NO_PROFILE_HINT =
+  'Add one with `ws profile add NAME --base-url URL --team-id ID --with-key < key.txt`, ' +
+  'or try ws on a local sandbox: `ws sandbox start --detach`.';
+
+export function resolveCredentials(
+  store: ProfileStore,
+  env: Env,
+  flagProfile: string | undefined,
+): Credentials {
+  const explicit = flagProfile ?? (env.WS_PROFILE || undefined);
+  const name = explicit ?? store.defaultName();
+  const profile = name !== undefined ? store.get(name) : undefined;
+  if (explicit !== undefined && profile === undefined) {
+    const names = store.names();
+    const from = flagProfile !== undefined ? '--profile' : 'WS_PROFILE';
+    throw new UsageError(
+      `No profile named "${explicit}" (from ${from}).`,
+      names.length > 0 ? `Profiles: ${names.join(', ')}.` : NO_PROFILE_HINT,
+    );
+  }
+  const label = name !== undefined && profile ? `profile ${name}` : undefined;
+  const pick = (envName: string, value: string | undefined) => {
+    const fromEnv = env[envName];
+    if (fromEnv) return { value: fromEnv, source: envName };
+    return { value, source: label ?? 'none' };
+  };
+  const baseUrl = pick('WS_BASE_URL', profile?.base_url);
+  const teamId = pick('WS_TEAM_ID', profile?.team_id);
+  const apiKey = pick('WS_API_KEY', profile?.api_key);
+
+  if (!profile && !baseUrl.value && !teamId.value && !apiKey.value) {
+    throw new AuthError(
+      'No profile is set up and no credentials are in the environment.',
+      NO_PROFILE_HINT,
+    );
+  }
+  const where = label ?? 'the environment';
+  if (!baseUrl.value) {
+    throw new AuthError(
+      `No base URL in ${where}.`,
+      'Set WS_BASE_URL, or add a profile with --base-url.',
+    );
+  }
+  if (!teamId.value) {
+    throw new AuthError(
+      `No team id in ${where}.`,
+      'Set WS_TEAM_ID, or add a profile with --team-id.',
+    );
+  }
+  if (!apiKey.value) {
+    throw new AuthError(
+      `No API key in ${where}.`,
+      `Set WS_API_KEY, or store one with \`ws profile add ${name ?? 'NAME'} --with-key < key.txt\`.`,
+    );
+  }
+  return {
+    profile: label ? name : undefined,
+    baseUrl: baseUrl.value,
+    teamId: teamId.value,
+    apiKey: apiKey.value,
+    rateLimit: profile?.rate_limit ?? DEFAULT_RATE_LIMIT,
+    sources: { baseUrl: baseUrl.source, teamId: teamId.source, apiKey: apiKey.source },
+  };
+}

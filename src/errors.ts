@@ -1,0 +1,154 @@
+// One error hierarchy and one exit-code table. Commands throw these; only main.ts
+// turns an error into an exit code.
+
+export const ExitCode = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  partial: 5,
+  conflict: 6,
+  timeout: 7,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface FieldError {
+  field: string;
+  message: string;
+  code?: string;
+}
+
+/** Base of every error ws reports to a user. `hint` says what to do next. */
+export class WsError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  /** Machine-readable code for `--json` error output. */
+  readonly code: string;
+  constructor(
+    message: string,
+    opts: { exitCode?: ExitCode; hint?: string; code?: string; cause?: unknown } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.exitCode = opts.exitCode ?? ExitCode.error;
+    this.hint = opts.hint;
+    this.code = opts.code ?? 'error';
+  }
+}
+
+/** Bad flags, arguments or input caught before anything is sent. Exit 2. */
+export class UsageError extends WsError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.usage, hint, code: 'usage' });
+  }
+}
+
+/** No credentials, or credentials the API refused. Exit 3. */
+export class AuthError extends WsError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.auth, hint, code: 'auth' });
+  }
+}
+
+export class NotFoundError extends WsError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.notFound, hint, code: 'not_found' });
+  }
+}
+
+export class ConflictError extends WsError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.conflict, hint, code: 'conflict' });
+  }
+}
+
+/** Some items of a bulk operation or import failed; the rest went through. Exit 5. */
+export class PartialFailureError extends WsError {
+  readonly failed: number;
+  readonly total: number;
+  constructor(message: string, failed: number, total: number, hint?: string) {
+    super(message, { exitCode: ExitCode.partial, hint, code: 'partial_failure' });
+    this.failed = failed;
+    this.total = total;
+  }
+}
+
+/** Gave up waiting for a job. Exit 7. */
+export class WaitTimeoutError extends WsError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: ExitCode.timeout, hint, code: 'timeout' });
+  }
+}
+
+/** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). Exit 130. */
+export class InterruptedError extends WsError {
+  constructor(message = 'Interrupted.', hint?: string) {
+    super(message, { exitCode: ExitCode.interrupted, hint, code: 'interrupted' });
+  }
+}
+
+/** The network failed: refused, reset, timed out, DNS. Exit 1. */
+export class NetworkError extends WsError {
+  constructor(message: string, opts: { hint?: string; cause?: unknown } = {}) {
+    super(message, {
+      exitCode: ExitCode.error,
+      hint: opts.hint,
+      code: 'network_error',
+      cause: opts.cause,
+    });
+  }
+}
+
+/** Every non-2xx answer of the API. */
+export class ApiError extends WsError {
+  readonly status: number;
+  readonly apiCode: string | undefined;
+  readonly requestId: string | undefined;
+  readonly errors: FieldError[];
+  readonly details: unknown;
+  readonly method: string;
+  readonly url: string;
+  constructor(init: {
+    status: number;
+    code?: string;
+    message: string;
+    requestId?: string;
+    errors?: FieldError[];
+    details?: unknown;
+    method: string;
+    url: string;
+    hint?: string;
+    exitCode?: ExitCode;
+  }) {
+    super(init.message, {
+      exitCode: init.exitCode ?? exitCodeForStatus(init.status),
+      hint: init.hint,
+      code: init.code ?? `http_${init.status}`,
+    });
+    this.status = init.status;
+    this.apiCode = init.code;
+    this.requestId = init.requestId;
+    this.errors = init.errors ?? [];
+    this.details = init.details;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+/** The exit-code table for API statuses. */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 409 || status === 412) return ExitCode.conflict;
+  if (status === 400 || status === 422) return ExitCode.usage;
+  return ExitCode.error;
+}
+
+export function isAbortError(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
+  );
+}

@@ -1,0 +1,145 @@
+// Dependencies of every command, built lazily from one place. Tests build their own.
+import { ApiClient } from './api/client.ts';
+import { TokenBucket } from './api/ratelimit.ts';
+import { type Credentials, resolveCredentials } from './config/resolve.ts';
+import { ProfileStore } from './config/store.ts';
+import { UsageError } from './errors.ts';
+import type { Env, IOStreams } from './io/streams.ts';
+import { type Format, parseFields, resolveFormat } from './output/format.ts';
+import { type Prompter, terminalPrompter } from './prompt/prompter.ts';
+import { VERSION } from './version.ts';
+
+/** Flags every command accepts, before or after the subcommand. */
+export interface GlobalFlags {
+  profile?: string;
+  json?: boolean;
+  format?: string;
+  fields?: string;
+  debug?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+  yes?: boolean;
+  input?: boolean;
+  timeout?: string;
+  retries?: string;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface Deps {
+  io: IOStreams;
+  env: Env;
+  clock: Clock;
+  prompter: Prompter;
+  /** Cancelled on Ctrl-C. */
+  signal: AbortSignal;
+  /** The output format and fields chosen by --format/--json/--fields. */
+  format: Format;
+  fields: string[] | undefined;
+  flags: GlobalFlags;
+  /** Path of bin/ws.js, for commands that start ws again (sandbox --detach). */
+  binPath: string;
+  config(): Promise<ProfileStore>;
+  credentials(): Promise<Credentials>;
+  client(): Promise<ApiClient>;
+}
+
+export interface DepsInit {
+  io: IOStreams;
+  env: Env;
+  signal: AbortSignal;
+  binPath: string;
+  clock?: Clock;
+  prompter?: Prompter;
+  /** Filled with the secrets in use, so that error reports can redact them. */
+  secrets?: string[];
+  /** Passed to the API client (tests use it to skip backoff waits). */
+  clientOverrides?: Partial<ConstructorParameters<typeof ApiClient>[0]>;
+}
+
+function positiveNumber(
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+  allowZero = false,
+): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
+    throw new UsageError(
+      `${flag} takes a ${allowZero ? 'non-negative' : 'positive'} number, not "${value}".`,
+    );
+  }
+  return n;
+}
+
+/** One process has one rate limiter, shared by every request. */
+const buckets = new Map<string, TokenBucket>();
+
+export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
+  const { io, env } = init;
+  io.configure({
+    color: flags.color !== false,
+    quiet: flags.quiet ?? false,
+    debug: flags.debug ?? false,
+    yes: flags.yes ?? false,
+    noInput: flags.input === false,
+  });
+  const format = resolveFormat(flags, io);
+  const fields = parseFields(flags.fields);
+  const timeoutMs = positiveNumber('--timeout', flags.timeout, 30) * 1000;
+  const retries = Math.floor(positiveNumber('--retries', flags.retries, 3, true));
+
+  let store: Promise<ProfileStore> | undefined;
+  let creds: Promise<Credentials> | undefined;
+  let client: Promise<ApiClient> | undefined;
+  const deps: Deps = {
+    io,
+    env,
+    signal: init.signal,
+    binPath: init.binPath,
+    clock: init.clock ?? { now: () => new Date() },
+    prompter: init.prompter ?? terminalPrompter(io),
+    format,
+    fields,
+    flags,
+    config() {
+      store ??= ProfileStore.open(env);
+      return store;
+    },
+    credentials() {
+      creds ??= deps.config().then((s) => {
+        const c = resolveCredentials(s, env, flags.profile);
+        init.secrets?.push(c.apiKey);
+        return c;
+      });
+      return creds;
+    },
+    client() {
+      client ??= deps.credentials().then((c) => {
+        const key = `${c.baseUrl}|${c.rateLimit}`;
+        let limiter = buckets.get(key);
+        if (!limiter) {
+          limiter = new TokenBucket(c.rateLimit);
+          buckets.set(key, limiter);
+        }
+        return new ApiClient({
+          baseUrl: c.baseUrl,
+          apiKey: c.apiKey,
+          teamId: c.teamId,
+          io,
+          limiter,
+          timeoutMs,
+          retries,
+          signal: init.signal,
+          userAgent: `ws/${VERSION} node/${process.versions.node}`,
+          ...init.clientOverrides,
+        });
+      });
+      return client;
+    },
+  };
+  return deps;
+}

@@ -1,0 +1,117 @@
+// main(argv) -> exit code. The only place that maps errors to exit codes.
+import { CommanderError } from 'commander';
+import type { ApiClient } from './api/client.ts';
+import type { CommandContext } from './command.ts';
+import { ExitCode, InterruptedError, UsageError } from './errors.ts';
+import { type Clock, createDeps, type GlobalFlags } from './factory.ts';
+import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
+import type { Prompter } from './prompt/prompter.ts';
+import { reportError } from './report.ts';
+import { buildProgram } from './root.ts';
+
+export interface MainOptions {
+  io?: IOStreams;
+  env?: Env;
+  /** When given, the caller owns cancellation; otherwise SIGINT/SIGTERM cancel the command. */
+  signal?: AbortSignal;
+  prompter?: Prompter;
+  clock?: Clock;
+  binPath?: string;
+  clientOverrides?: Partial<ConstructorParameters<typeof ApiClient>[0]>;
+  /** Replace how verbs run (parse tests). */
+  context?: CommandContext;
+}
+
+/** Whether the error should be printed as JSON, known before commander has parsed anything. */
+function wantsJson(argv: string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--json') return true;
+    if (a === '--format' && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')) return true;
+    if (a === '--format=json' || a === '--format=ndjson') return true;
+  }
+  return false;
+}
+
+export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
+  const env = opts.env ?? process.env;
+  const io = opts.io ?? systemIO(env);
+  const report = {
+    json: wantsJson(argv),
+    debug: argv.includes('--debug') || isTruthy(env.WS_DEBUG),
+    secrets: [env.WS_API_KEY ?? ''].filter((s) => s !== ''),
+  };
+
+  let signal = opts.signal;
+  let cleanup = () => {};
+  if (!signal) {
+    const controller = new AbortController();
+    signal = controller.signal;
+    let count = 0;
+    const onSignal = (name: NodeJS.Signals) => {
+      count++;
+      if (count > 1) process.exit(ExitCode.interrupted);
+      controller.abort(new InterruptedError(name === 'SIGTERM' ? 'Terminated.' : 'Interrupted.'));
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const onPipe = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+    };
+    process.stdout.on('error', onPipe);
+    cleanup = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  }
+
+  const context: CommandContext = opts.context ?? {
+    async invoke(cmd, load, verbOpts) {
+      const flags = cmd.optsWithGlobals() as GlobalFlags;
+      const deps = createDeps(
+        {
+          io,
+          env,
+          signal: signal!,
+          binPath: opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
+          ...(opts.prompter ? { prompter: opts.prompter } : {}),
+          ...(opts.clock ? { clock: opts.clock } : {}),
+          ...(opts.clientOverrides ? { clientOverrides: opts.clientOverrides } : {}),
+          secrets: report.secrets,
+        },
+        flags,
+      );
+      report.json = deps.format === 'json' || deps.format === 'ndjson';
+      report.debug = io.debugEnabled;
+      const mod = await load();
+      await mod.run(verbOpts, deps);
+    },
+  };
+
+  const program = buildProgram(context, io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')
+        return ExitCode.ok;
+      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') {
+        return argv.length === 0 ? ExitCode.ok : ExitCode.usage;
+      }
+      const message = err.message.replace(/^error: /, '');
+      return reportError(
+        io,
+        new UsageError(
+          message.charAt(0).toUpperCase() + message.slice(1),
+          'Run `ws --help` or `ws COMMAND --help` for usage.',
+        ),
+        report,
+      );
+    }
+    return reportError(io, err, report);
+  } finally {
+    cleanup();
+  }
+}

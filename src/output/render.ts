@@ -1,0 +1,247 @@
+// Writers for each format. Lists can be streamed page by page (ndjson, csv, tsv and
+// json write as rows arrive, so memory does not grow with the result); a table needs
+// all its rows to size its columns.
+import { once } from 'node:events';
+import type { IOStreams } from '../io/streams.ts';
+import {
+  type Column,
+  cellText,
+  cellValue,
+  chooseColumns,
+  csvEscape,
+  type OutputOptions,
+  tsvEscape,
+} from './format.ts';
+
+export interface RowWriter<T> {
+  write(rows: readonly T[]): Promise<void>;
+  end(): Promise<void>;
+  readonly count: number;
+}
+
+export interface RenderOptions<T> extends OutputOptions {
+  /** The JSON form of a row when no --fields is given (default: the row itself). */
+  json?: (row: T) => unknown;
+  /** For CSV: neutralise cells a spreadsheet would run as formulas. */
+  neutraliseFormulas?: boolean;
+  /** Array separator in csv/tsv cells (default ";"). */
+  arraySep?: string;
+  /** Shown on a terminal instead of an empty table. */
+  emptyMessage?: string;
+}
+
+async function put(io: IOStreams, text: string): Promise<void> {
+  if (!io.stdout.write(text)) await once(io.stdout, 'drain');
+}
+
+function jsonOf<T>(row: T, cols: Column<T>[], opts: RenderOptions<T>): unknown {
+  if (opts.fields) {
+    const out: Record<string, unknown> = {};
+    for (const c of cols) out[c.key] = cellValue(row, c) ?? null;
+    return out;
+  }
+  return opts.json ? opts.json(row) : row;
+}
+
+export function createRowWriter<T>(
+  io: IOStreams,
+  columns: Column<T>[],
+  opts: RenderOptions<T>,
+): RowWriter<T> {
+  const cols = chooseColumns(columns, opts.fields);
+  const sep = opts.arraySep ?? ';';
+  let count = 0;
+  switch (opts.format) {
+    case 'ndjson':
+      return {
+        get count() {
+          return count;
+        },
+        async write(rows) {
+          if (rows.length === 0) return;
+          count += rows.length;
+          await put(io, rows.map((r) => `${JSON.stringify(jsonOf(r, cols, opts))}\n`).join(''));
+        },
+        async end() {},
+      };
+    case 'json':
+      return {
+        get count() {
+          return count;
+        },
+        async write(rows) {
+          if (rows.length === 0) return;
+          let text = '';
+          for (const r of rows) {
+            const item = JSON.stringify(jsonOf(r, cols, opts), null, 2).replace(/\n/g, '\n  ');
+            text += `${count === 0 ? '[\n  ' : ',\n  '}${item}`;
+            count++;
+          }
+          await put(io, text);
+        },
+        async end() {
+          await put(io, count === 0 ? '[]\n' : '\n]\n');
+        },
+      };
+    case 'tsv':
+      return {
+        get count() {
+          return count;
+        },
+        async write(rows) {
+          if (rows.length === 0) return;
+          count += rows.length;
+          await put(
+            io,
+            rows
+              .map(
+                (r) => `${cols.map((c) => tsvEscape(cellText(cellValue(r, c), sep))).join('\t')}\n`,
+              )
+              .join(''),
+          );
+        },
+        async end() {},
+      };
+    case 'csv': {
+      const neutralise = opts.neutraliseFormulas ?? false;
+      let headerDone = false;
+      const header = async () => {
+        if (headerDone) return;
+        headerDone = true;
+        await put(io, `${cols.map((c) => csvEscape(c.header ?? c.key)).join(',')}\r\n`);
+      };
+      return {
+        get count() {
+          return count;
+        },
+        async write(rows) {
+          await header();
+          if (rows.length === 0) return;
+          count += rows.length;
+          await put(
+            io,
+            rows
+              .map(
+                (r) =>
+                  `${cols.map((c) => csvEscape(cellText(cellValue(r, c), sep), neutralise)).join(',')}\r\n`,
+              )
+              .join(''),
+          );
+        },
+        async end() {
+          await header();
+        },
+      };
+    }
+    case 'table': {
+      const all: T[] = [];
+      return {
+        get count() {
+          return all.length;
+        },
+        async write(rows) {
+          for (const r of rows) all.push(r);
+        },
+        async end() {
+          if (all.length === 0) {
+            if (opts.emptyMessage) io.stderr.write(`${opts.emptyMessage}\n`);
+            return;
+          }
+          await put(io, await tableText(io, cols, all));
+        },
+      };
+    }
+  }
+}
+
+const MAX_CELL = 60;
+
+function truncate(text: string, max: number): string {
+  const oneLine = text.replace(/\s*\n\s*/g, ' ');
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}
+
+async function borderlessTable(head: string[], aligns: ('left' | 'right')[]) {
+  const { default: Table } = await import('cli-table3');
+  const none = '';
+  return new Table({
+    head,
+    colAligns: aligns,
+    chars: {
+      top: none,
+      'top-mid': none,
+      'top-left': none,
+      'top-right': none,
+      bottom: none,
+      'bottom-mid': none,
+      'bottom-left': none,
+      'bottom-right': none,
+      left: none,
+      'left-mid': none,
+      mid: none,
+      'mid-mid': none,
+      right: none,
+      'right-mid': none,
+      middle: '  ',
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    wordWrap: false,
+  }) as unknown as { push(row: string[]): void; toString(): string };
+}
+
+async function tableText<T>(io: IOStreams, cols: Column<T>[], rows: T[]): Promise<string> {
+  const head = cols.map((c) => io.out.bold(c.header ?? c.key.toUpperCase()));
+  const table = await borderlessTable(
+    head,
+    cols.map((c) => c.align ?? 'left'),
+  );
+  for (const r of rows) {
+    table.push(cols.map((c) => truncate(cellText(cellValue(r, c), ', '), MAX_CELL)));
+  }
+  return `${table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
+}
+
+/** Render a whole list at once. */
+export async function renderRows<T>(
+  io: IOStreams,
+  rows: readonly T[],
+  columns: Column<T>[],
+  opts: RenderOptions<T>,
+): Promise<void> {
+  const w = createRowWriter(io, columns, opts);
+  await w.write(rows);
+  await w.end();
+}
+
+/**
+ * Render one object: as a key/value listing on a terminal, one JSON document with
+ * --json (or one line with ndjson), a header and one row in csv, one row in tsv.
+ */
+export async function renderObject<T>(
+  io: IOStreams,
+  obj: T,
+  columns: Column<T>[],
+  opts: RenderOptions<T>,
+): Promise<void> {
+  const cols = chooseColumns(columns, opts.fields);
+  switch (opts.format) {
+    case 'json':
+      await put(io, `${JSON.stringify(jsonOf(obj, cols, opts), null, 2)}\n`);
+      return;
+    case 'table': {
+      const width = Math.max(...cols.map((c) => c.key.length));
+      const lines = cols.map((c) => {
+        const text = cellText(cellValue(obj, c), ', ');
+        return `${io.out.bold(c.key.padEnd(width))}  ${text}`.trimEnd();
+      });
+      await put(io, `${lines.join('\n')}\n`);
+      return;
+    }
+    default:
+      await renderRows(io, [obj], columns, opts);
+  }
+}
