@@ -1,6 +1,6 @@
 // Dependencies of every command, built lazily from one place. Tests build their own.
-import { ApiClient } from './api/client.ts';
-import { TokenBucket } from './api/ratelimit.ts';
+import type { ApiClient, ClientOptions } from './api/client.ts';
+import type { TokenBucket } from './api/ratelimit.ts';
 import { type Credentials, resolveCredentials } from './config/resolve.ts';
 import { ProfileStore } from './config/store.ts';
 import { UsageError } from './errors.ts';
@@ -56,7 +56,7 @@ export interface DepsInit {
   /** Filled with the secrets in use, so that error reports can redact them. */
   secrets?: string[];
   /** Passed to the API client (tests use it to skip backoff waits). */
-  clientOverrides?: Partial<ConstructorParameters<typeof ApiClient>[0]>;
+  clientOverrides?: Partial<ClientOptions>;
 }
 
 function positiveNumber(
@@ -118,7 +118,12 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
       return creds;
     },
     client() {
-      client ??= deps.credentials().then((c) => {
+      // The HTTP client (and undici) load only for commands that send requests.
+      client ??= deps.credentials().then(async (c) => {
+        const [{ ApiClient }, { TokenBucket }] = await Promise.all([
+          import('./api/client.ts'),
+          import('./api/ratelimit.ts'),
+        ]);
         const key = `${c.baseUrl}|${c.rateLimit}`;
         let limiter = buckets.get(key);
         if (!limiter) {

@@ -1,6 +1,6 @@
 // main(argv) -> exit code. The only place that maps errors to exit codes.
 import { CommanderError } from 'commander';
-import type { ApiClient } from './api/client.ts';
+import type { ClientOptions } from './api/client.ts';
 import type { CommandContext } from './command.ts';
 import { ExitCode, InterruptedError, UsageError } from './errors.ts';
 import { type Clock, createDeps, type GlobalFlags } from './factory.ts';
@@ -17,7 +17,7 @@ export interface MainOptions {
   prompter?: Prompter;
   clock?: Clock;
   binPath?: string;
-  clientOverrides?: Partial<ConstructorParameters<typeof ApiClient>[0]>;
+  clientOverrides?: Partial<ClientOptions>;
   /** Replace how verbs run (parse tests). */
   context?: CommandContext;
 }

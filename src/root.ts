@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import type { CommandContext } from './command.ts';
 import { registerApi } from './commands/api/index.ts';
 import { registerAuth } from './commands/auth/index.ts';
+import { registerCompletion } from './commands/completion/index.ts';
 import { registerProfile } from './commands/profile/index.ts';
 import { registerSandbox } from './commands/sandbox/index.ts';
 import type { IOStreams } from './io/streams.ts';
@@ -65,5 +66,6 @@ Get started:
   registerAuth(program, ctx);
   registerApi(program, ctx);
   registerSandbox(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }

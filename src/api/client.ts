@@ -1,7 +1,6 @@
 // The one HTTP client: base URL, x-api-key, JSON, timeouts, idempotency keys,
 // retries with backoff, the rate limit, debug traces with secrets redacted, and
 // one ApiError for every non-2xx answer.
-import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { isAbortError, NetworkError, UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
@@ -182,7 +181,11 @@ export class ApiClient {
 
   private async agent(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      const { Agent } = await import('undici');
+      // undici is CommonJS: take Agent from the namespace or, bundled, from its default export.
+      const undici = (await import('undici')) as typeof import('undici') & {
+        default?: typeof import('undici');
+      };
+      const Agent = undici.Agent ?? undici.default!.Agent;
       const timeout = this.opts.timeoutMs ?? 30_000;
       this.dispatcher = new Agent({
         connect: { timeout: Math.min(this.opts.connectTimeoutMs ?? 10_000, timeout) },
@@ -223,7 +226,7 @@ export class ApiClient {
     }
     for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
     if (MUTATING.has(method) && headers['idempotency-key'] === undefined) {
-      headers['idempotency-key'] = init.idempotencyKey ?? randomUUID();
+      headers['idempotency-key'] = init.idempotencyKey ?? globalThis.crypto.randomUUID();
     }
     const retryable = SAFE_TO_RETRY.has(method) || headers['idempotency-key'] !== undefined;
     const maxAttempts = 1 + (retryable ? Math.max(0, this.opts.retries ?? 3) : 0);

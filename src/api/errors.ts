@@ -1,5 +1,6 @@
 // Every non-2xx answer becomes one ApiError, whatever body it came with: the v2
 // error body, the older `{ message }` form, or something that is not JSON at all.
+import { STATUS_CODES } from 'node:http';
 import { ApiError, ExitCode, type FieldError } from '../errors.ts';
 
 export interface RawAnswer {
@@ -12,25 +13,8 @@ export interface RawAnswer {
   teamId?: string | undefined;
 }
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  412: 'Precondition Failed',
-  413: 'Payload Too Large',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
 export function reason(status: number): string {
-  return REASONS[status] ?? '';
+  return STATUS_CODES[status] ?? '';
 }
 
 function str(v: unknown): string | undefined {

@@ -11,8 +11,10 @@ export interface Column<T = Record<string, unknown>> {
   key: string;
   /** Table/CSV header; defaults to the key in upper case (table) or the key (CSV). */
   header?: string;
-  /** How to read the value from a row; defaults to row[key] (dot paths allowed). */
+  /** How to read the value from a row (also the JSON value); defaults to row[key] (dot paths allowed). */
   get?: (row: T) => unknown;
+  /** How a table shows the value (default: the value as text). */
+  text?: (value: unknown, row: T) => string;
   /** Shown in the table when no --fields is given; defaults to true. */
   default?: boolean;
   /** Right-align in tables (numbers). */

@@ -196,13 +196,18 @@ async function tableText<T>(io: IOStreams, cols: Column<T>[], rows: T[]): Promis
     cols.map((c) => c.align ?? 'left'),
   );
   for (const r of rows) {
-    table.push(cols.map((c) => truncate(cellText(cellValue(r, c), ', '), MAX_CELL)));
+    table.push(cols.map((c) => truncate(tableCell(r, c), MAX_CELL)));
   }
   return `${table
     .toString()
     .split('\n')
     .map((l) => l.trimEnd())
     .join('\n')}\n`;
+}
+
+function tableCell<T>(row: T, col: Column<T>): string {
+  const value = cellValue(row, col);
+  return col.text ? col.text(value, row) : cellText(value, ', ');
 }
 
 /** Render a whole list at once. */
@@ -235,7 +240,7 @@ export async function renderObject<T>(
     case 'table': {
       const width = Math.max(...cols.map((c) => c.key.length));
       const lines = cols.map((c) => {
-        const text = cellText(cellValue(obj, c), ', ');
+        const text = tableCell(obj, c);
         return `${io.out.bold(c.key.padEnd(width))}  ${text}`.trimEnd();
       });
       await put(io, `${lines.join('\n')}\n`);

@@ -24,7 +24,9 @@ export interface Stub {
   close(): Promise<void>;
 }
 
-export async function startStub(answer: (req: StubRequest, index: number) => StubAnswer): Promise<Stub> {
+export async function startStub(
+  answer: (req: StubRequest, index: number) => StubAnswer,
+): Promise<Stub> {
   const requests: StubRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

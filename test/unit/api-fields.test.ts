@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBody, keyPath, parseHeader, toQuery, typedValue } from '../../src/commands/api/fields.ts';
+import {
+  buildBody,
+  keyPath,
+  parseHeader,
+  toQuery,
+  typedValue,
+} from '../../src/commands/api/fields.ts';
 import { UsageError } from '../../src/errors.ts';
 
 describe('ws api -f fields', () => {
@@ -18,7 +24,13 @@ describe('ws api -f fields', () => {
   it('nests keys and appends to arrays', () => {
     assert.deepEqual(keyPath('query[select][]'), ['query', 'select', '']);
     assert.deepEqual(
-      buildBody(['query[select][]=name', 'query[select][]=email', 'query[limit]=50', 'default[name]=Ada', 'deleted=false']),
+      buildBody([
+        'query[select][]=name',
+        'query[select][]=email',
+        'query[limit]=50',
+        'default[name]=Ada',
+        'deleted=false',
+      ]),
       { query: { select: ['name', 'email'], limit: 50 }, default: { name: 'Ada' }, deleted: false },
     );
   });
@@ -35,7 +47,11 @@ describe('ws api -f fields', () => {
   });
 
   it('flattens fields into query parameters for GET', () => {
-    assert.deepEqual(toQuery({ limit: 5, tag: ['a', 'b'], q: 'x' }), { limit: '5', tag: ['a', 'b'], q: 'x' });
+    assert.deepEqual(toQuery({ limit: 5, tag: ['a', 'b'], q: 'x' }), {
+      limit: '5',
+      tag: ['a', 'b'],
+      q: 'x',
+    });
   });
 
   it('parses headers and refuses an API key given as a flag', () => {

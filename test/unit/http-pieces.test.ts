@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  backoffDelay,
-  buildQuery,
-  encodeSegment,
-  parseRetryAfter,
-} from '../../src/api/client.ts';
+import { backoffDelay, buildQuery, encodeSegment, parseRetryAfter } from '../../src/api/client.ts';
 import { toApiError } from '../../src/api/errors.ts';
 import { TokenBucket } from '../../src/api/ratelimit.ts';
 import { redactBody, redactHeaders, redactText } from '../../src/api/redact.ts';
 import { UsageError } from '../../src/errors.ts';
 
-const base = { method: 'GET', url: 'http://x/v2/prism/t/contact/count', path: '/v2/prism/t/contact/count', teamId: 't' };
+const base = {
+  method: 'GET',
+  url: 'http://x/v2/prism/t/contact/count',
+  path: '/v2/prism/t/contact/count',
+  teamId: 't',
+};
 
 describe('path segments', () => {
   it('percent-encodes every character that could split or end a segment', () => {
@@ -27,17 +27,32 @@ describe('path segments', () => {
   });
 
   it('builds query strings with repeated names for arrays and skips unset values', () => {
-    assert.equal(buildQuery({ a: 1, b: undefined, c: null, d: ['x', 'y z'], e: true }), '?a=1&d=x&d=y+z&e=true');
+    assert.equal(
+      buildQuery({ a: 1, b: undefined, c: null, d: ['x', 'y z'], e: true }),
+      '?a=1&d=x&d=y+z&e=true',
+    );
     assert.equal(buildQuery({}), '');
   });
 });
 
 describe('retry timing', () => {
   it('full jitter stays under the exponential cap', () => {
-    assert.equal(backoffDelay(1, 250, 8000, () => 0.999), 249);
-    assert.equal(backoffDelay(3, 250, 8000, () => 0.5), 500);
-    assert.equal(backoffDelay(10, 250, 8000, () => 0.5), 4000);
-    assert.equal(backoffDelay(2, 250, 8000, () => 0), 0);
+    assert.equal(
+      backoffDelay(1, 250, 8000, () => 0.999),
+      249,
+    );
+    assert.equal(
+      backoffDelay(3, 250, 8000, () => 0.5),
+      500,
+    );
+    assert.equal(
+      backoffDelay(10, 250, 8000, () => 0.5),
+      4000,
+    );
+    assert.equal(
+      backoffDelay(2, 250, 8000, () => 0),
+      0,
+    );
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -86,7 +101,9 @@ describe('error bodies', () => {
     assert.equal(e.apiCode, 'invalid_request');
     assert.equal(e.message, 'Bad query');
     assert.equal(e.requestId, 'req_1');
-    assert.deepEqual(e.errors, [{ field: 'query.limit', message: 'must be <= 50', code: 'maximum' }]);
+    assert.deepEqual(e.errors, [
+      { field: 'query.limit', message: 'must be <= 50', code: 'maximum' },
+    ]);
     assert.equal(e.exitCode, 2);
   });
 
@@ -112,8 +129,18 @@ describe('error bodies', () => {
   });
 
   it('tells 401 from 403', () => {
-    const a = toApiError({ ...base, status: 401, headers: {}, text: '{"error":{"code":"unauthorized","message":"No API key"}}' });
-    const b = toApiError({ ...base, status: 403, headers: {}, text: '{"error":{"code":"forbidden","message":"Invalid key"}}' });
+    const a = toApiError({
+      ...base,
+      status: 401,
+      headers: {},
+      text: '{"error":{"code":"unauthorized","message":"No API key"}}',
+    });
+    const b = toApiError({
+      ...base,
+      status: 403,
+      headers: {},
+      text: '{"error":{"code":"forbidden","message":"Invalid key"}}',
+    });
     assert.equal(a.exitCode, 3);
     assert.equal(b.exitCode, 3);
     assert.match(a.message, /No API key was sent/);
@@ -142,17 +169,33 @@ describe('error bodies', () => {
 
 describe('redaction', () => {
   it('redacts keys, secrets and signatures in headers, bodies and text', () => {
-    assert.deepEqual(redactHeaders({ 'x-api-key': 'wsk_live_abcdefgh1234', 'x-service-signature': 't=1,v1=abcdef0123456789', accept: 'a' }), {
-      'x-api-key': '…1234',
-      'x-service-signature': '…6789',
-      accept: 'a',
-    });
-    const body = redactBody(JSON.stringify({ secret: 'whsec_abcdefghijkl', nested: { verification_token: 'whtok_zzzzzzzz9999' }, note: 'key whsec_QQQQQQQQ7777 here' }));
+    assert.deepEqual(
+      redactHeaders({
+        'x-api-key': 'wsk_live_abcdefgh1234',
+        'x-service-signature': 't=1,v1=abcdef0123456789',
+        accept: 'a',
+      }),
+      {
+        'x-api-key': '…1234',
+        'x-service-signature': '…6789',
+        accept: 'a',
+      },
+    );
+    const body = redactBody(
+      JSON.stringify({
+        secret: 'whsec_abcdefghijkl',
+        nested: { verification_token: 'whtok_zzzzzzzz9999' },
+        note: 'key whsec_QQQQQQQQ7777 here',
+      }),
+    );
     assert.ok(!body.includes('abcdefghijkl'));
     assert.ok(!body.includes('zzzzzzzz'));
     assert.ok(!body.includes('QQQQQQQQ'));
     assert.match(body, /…ijkl/);
-    assert.equal(redactText('the key is my-secret-key-5678 ok', ['my-secret-key-5678']), 'the key is …5678 ok');
+    assert.equal(
+      redactText('the key is my-secret-key-5678 ok', ['my-secret-key-5678']),
+      'the key is …5678 ok',
+    );
   });
 
   it('cuts long bodies and says how long they were', () => {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../../src/errors.ts';
-import { type Column, chooseColumns, csvEscape, resolveFormat, tsvEscape } from '../../src/output/format.ts';
+import {
+  type Column,
+  chooseColumns,
+  csvEscape,
+  resolveFormat,
+  tsvEscape,
+} from '../../src/output/format.ts';
 import { createRowWriter, renderObject, renderRows } from '../../src/output/render.ts';
 import { testIO } from '../helpers/io.ts';
 
@@ -36,14 +42,19 @@ describe('output formats', () => {
 
   it('tsv has no header, escapes tabs and newlines, joins arrays with ;', async () => {
     const t = testIO();
-    await renderRows(t.io, [{ ...rows[0]!, name: 'a\tb\nc' }, rows[1]!], columns, { format: 'tsv' });
+    await renderRows(t.io, [{ ...rows[0]!, name: 'a\tb\nc' }, rows[1]!], columns, {
+      format: 'tsv',
+    });
     assert.equal(t.stdout(), 'r1\ta\\tb\\nc\ta;b\t10\nr2\t\t\t2.5\n');
   });
 
   it('csv has a header, quotes what needs quoting, and neutralises formulas on request', async () => {
     const t = testIO();
     await renderRows(t.io, rows, columns, { format: 'csv' });
-    assert.equal(t.stdout(), 'id,name,tags,amount\r\nr1,"Ada, ""the first""",a;b,10\r\nr2,,,2.5\r\n');
+    assert.equal(
+      t.stdout(),
+      'id,name,tags,amount\r\nr1,"Ada, ""the first""",a;b,10\r\nr2,,,2.5\r\n',
+    );
     assert.equal(csvEscape('=SUM(A1)', true), "'=SUM(A1)");
     assert.equal(csvEscape('-12.5', true), '-12.5');
     assert.equal(csvEscape('=SUM(A1)'), '=SUM(A1)');
@@ -58,7 +69,10 @@ describe('output formats', () => {
     await renderRows(n.io, rows, columns, { format: 'ndjson' });
     const lines = n.stdout().trimEnd().split('\n');
     assert.equal(lines.length, 2);
-    assert.deepEqual(lines.map((l) => JSON.parse(l)), rows);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l)),
+      rows,
+    );
   });
 
   it('json streams page by page into one valid array, and an empty list is []', async () => {
@@ -103,7 +117,12 @@ describe('output formats', () => {
     await renderRows(t.io, rows, columns, { format: 'table' });
     assert.equal(
       t.stdout(),
-      ['ID  NAME              TAGS  AMOUNT', 'r1  Ada, "the first"  a, b      10', 'r2                             2.5', ''].join('\n'),
+      [
+        'ID  NAME              TAGS  AMOUNT',
+        'r1  Ada, "the first"  a, b      10',
+        'r2                             2.5',
+        '',
+      ].join('\n'),
     );
     const c = testIO({ tty: true, env: { FORCE_COLOR: '1' } });
     await renderRows(c.io, rows, columns, { format: 'table' });

@@ -18,7 +18,7 @@ interface StatusRow {
 }
 
 const columns: Column<StatusRow>[] = [
-  { key: 'profile', get: (r) => r.profile ?? '(environment)' },
+  { key: 'profile', text: (v) => (v === null ? '(environment)' : String(v)) },
   { key: 'base_url' },
   { key: 'team_id' },
   { key: 'api_key' },

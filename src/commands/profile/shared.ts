@@ -25,7 +25,7 @@ export function profileRow(name: string, p: Profile, defaultName: string | undef
 
 export const profileColumns: Column<ProfileRow>[] = [
   { key: 'name' },
-  { key: 'default', get: (r) => (r.default ? 'yes' : '') },
+  { key: 'default', text: (v) => (v ? 'yes' : '') },
   { key: 'base_url', header: 'BASE URL' },
   { key: 'team_id', header: 'TEAM ID' },
   { key: 'api_key', header: 'API KEY' },

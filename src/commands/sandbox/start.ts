@@ -82,8 +82,9 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
       ...(io.quiet ? {} : { log: (line: string) => io.stderr.write(`${io.err.dim(line)}\n`) }),
     });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') {
+    const e = err as NodeJS.ErrnoException & { cause?: { code?: string } };
+    const code = e.code ?? e.cause?.code;
+    if (code === 'EADDRINUSE') {
       throw new ConflictError(
         `Port ${opts.port} on ${opts.host} is already in use.`,
         'Pick another with --port N, or --port 0 for any free port.',

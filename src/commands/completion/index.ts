@@ -1,0 +1,23 @@
+import type { Command, CommandContext } from '../../command.ts';
+import { SHELLS, type Shell } from '../../completion.ts';
+import { UsageError } from '../../errors.ts';
+
+export function registerCompletion(program: Command, ctx: CommandContext): void {
+  program
+    .command('completion <shell>')
+    .description(`Print the shell completion script (${SHELLS.join(', ')})`)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ws completion bash > ~/.local/share/bash-completion/completions/ws
+  $ ws completion zsh > "\${fpath[1]}/_ws"
+  $ ws completion fish > ~/.config/fish/completions/ws.fish`,
+    )
+    .action((shell: string, _o: unknown, cmd: Command) => {
+      if (!(SHELLS as readonly string[]).includes(shell)) {
+        throw new UsageError(`No completion for "${shell}".`, `Shells: ${SHELLS.join(', ')}.`);
+      }
+      return ctx.invoke(cmd, () => import('./completion.ts'), { shell: shell as Shell, program });
+    });
+}

@@ -1,0 +1,365 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
+import { TokenBucket } from '../../src/api/ratelimit.ts';
+import { testIO } from '../helpers/io.ts';
+import { runWs } from '../helpers/run.ts';
+import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
+import { startStub } from '../helpers/stub-server.ts';
+
+let t: TestSandbox;
+let env: Record<string, string>;
+const COUNT = '/v2/prism/{teamId}/contact/count';
+
+before(async () => {
+  t = await startTestSandbox();
+  env = t.env as Record<string, string>;
+});
+after(() => t.stop());
+
+async function setFaults(faults: Record<string, number>): Promise<void> {
+  const res = await fetch(`${t.sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  assert.equal(res.status, 200);
+}
+
+function client(extra: Partial<ClientOptions> = {}) {
+  return new ApiClient({
+    baseUrl: t.sandbox.url,
+    apiKey: t.sandbox.apiKey,
+    teamId: t.sandbox.teamId,
+    io: testIO().io,
+    limiter: new TokenBucket(0),
+    backoffBaseMs: 1,
+    backoffCapMs: 5,
+    ...extra,
+  });
+}
+
+describe('path segments reach the server as one segment each', () => {
+  it('keeps /, .., ?, #, % and non-ASCII letters inside their segment', async () => {
+    const hostile = [
+      'a/b',
+      '..',
+      '.',
+      'what?x=1',
+      'frag#ment',
+      '100%',
+      '%2F',
+      'Zoë/Ünïcode',
+      'emoji 🚀',
+      "it's (x)*",
+    ];
+    const c = client();
+    try {
+      const res = await c.request<{ segments: string[] }>({
+        method: 'GET',
+        path: ['__sandbox', 'echo', ...hostile],
+      });
+      assert.deepEqual(res.body.segments, hostile);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('retries', () => {
+  it('under --fail-rate, reads still succeed by retrying (500s aside), and say so in --debug', async () => {
+    await setFaults({ fail_rate: 0.5 });
+    try {
+      let retried = 0;
+      for (let i = 0; i < 12; i++) {
+        const r = await runWs(['api', 'GET', COUNT, '--debug', '--retries', '8'], {
+          env,
+          fastRetries: true,
+        });
+        if (r.code === 0) {
+          if (/attempt [2-9]\/9/.test(r.stderr)) retried++;
+        } else {
+          // A 500 is not retried: it is reported with exit 1.
+          assert.equal(r.code, 1);
+          assert.match(r.stderr, /HTTP 500|internal/i);
+        }
+      }
+      assert.ok(retried > 0, 'some requests needed a retry');
+    } finally {
+      await setFaults({ fail_rate: 0 });
+    }
+  });
+
+  it('never makes more than --retries extra attempts', async () => {
+    let n = 0;
+    const stub = await startStub(() => {
+      n++;
+      return { status: 503, body: { error: { code: 'service_unavailable', message: 'busy' } } };
+    });
+    try {
+      writeProfiles(
+        t.configDir,
+        {
+          s: {
+            base_url: stub.url,
+            team_id: t.sandbox.teamId,
+            api_key: 'wsk_k_000000000000',
+            rate_limit: 0,
+          },
+        },
+        's',
+      );
+      const r = await runWs(['api', 'GET', '/v2/x', '--retries', '2'], { env, fastRetries: true });
+      assert.equal(r.code, 1);
+      assert.equal(n, 3);
+      n = 0;
+      const none = await runWs(['api', 'GET', '/v2/x', '--retries', '0'], {
+        env,
+        fastRetries: true,
+      });
+      assert.equal(none.code, 1);
+      assert.equal(n, 1);
+    } finally {
+      await stub.close();
+      writeProfiles(
+        t.configDir,
+        {
+          sandbox: {
+            base_url: t.sandbox.url,
+            team_id: t.sandbox.teamId,
+            api_key: t.sandbox.apiKey,
+            rate_limit: 0,
+          },
+        },
+        'sandbox',
+      );
+    }
+  });
+
+  it('reuses the Idempotency-Key of a POST on its retries, after a dropped connection and a 502', async () => {
+    const stub = await startStub((_r, i) =>
+      i === 0
+        ? { status: 0, drop: true }
+        : i === 1
+          ? { status: 502, body: 'Bad gateway' }
+          : { status: 201, body: { id: 'r1' } },
+    );
+    const c = new ApiClient({
+      baseUrl: stub.url,
+      apiKey: 'wsk_k_000000000000',
+      teamId: t.sandbox.teamId,
+      io: testIO().io,
+      limiter: new TokenBucket(0),
+      backoffBaseMs: 1,
+      backoffCapMs: 5,
+    });
+    try {
+      const res = await c.request({
+        method: 'POST',
+        path: ['v2', 'prism', t.sandbox.teamId, 'contact'],
+        body: { default: { name: 'A' } },
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.attempts, 3);
+      const keys = stub.requests.map((r) => r.headers['idempotency-key']);
+      assert.equal(keys.length, 3);
+      assert.equal(new Set(keys).size, 1, 'one key for the logical operation');
+      const second = await c.request({ method: 'POST', path: '/v2/y', body: {} });
+      assert.equal(second.status, 201);
+      assert.notEqual(
+        stub.requests[3]!.headers['idempotency-key'],
+        keys[0],
+        'a new operation gets a new key',
+      );
+    } finally {
+      await c.close();
+      await stub.close();
+    }
+  });
+
+  it("honours Retry-After under the sandbox's --rate-limit, and every request gets through", async () => {
+    await setFaults({ rate_limit: 2 });
+    const delays: number[] = [];
+    try {
+      const c = client({
+        sleep: (ms) => {
+          delays.push(ms);
+          return new Promise((r) => setTimeout(r, ms));
+        },
+        retries: 5,
+      });
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            c.request<{ total: number }>({ method: 'GET', path: COUNT }),
+          ),
+        );
+        assert.equal(answers.length, 5);
+        for (const a of answers) assert.equal(a.status, 200);
+        assert.ok(
+          answers.some((a) => a.attempts > 1),
+          'some were answered 429 first',
+        );
+        assert.ok(
+          delays.length > 0 && delays.every((d) => d >= 1000),
+          `waited Retry-After (>= 1 s): ${delays}`,
+        );
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await setFaults({ rate_limit: 0 });
+    }
+  });
+
+  it('after the retries run out, a 429 exits 1 and says what to do', async () => {
+    const stub = await startStub(() => ({
+      status: 429,
+      headers: { 'retry-after': '0' },
+      body: { error: { code: 'rate_limited', message: 'Slow down' } },
+    }));
+    try {
+      writeProfiles(
+        t.configDir,
+        {
+          s: {
+            base_url: stub.url,
+            team_id: t.sandbox.teamId,
+            api_key: 'wsk_k_000000000000',
+            rate_limit: 0,
+          },
+        },
+        's',
+      );
+      const r = await runWs(['api', 'GET', '/v2/x', '--retries', '1'], { env });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /Slow down/);
+      assert.match(r.stderr, /rate_limit/);
+      assert.equal(stub.requests.length, 2);
+    } finally {
+      await stub.close();
+      writeProfiles(
+        t.configDir,
+        {
+          sandbox: {
+            base_url: t.sandbox.url,
+            team_id: t.sandbox.teamId,
+            api_key: t.sandbox.apiKey,
+            rate_limit: 0,
+          },
+        },
+        'sandbox',
+      );
+    }
+  });
+});
+
+describe('timeouts and interruption', () => {
+  it('--timeout gives up on a slow answer with exit 1', async () => {
+    await setFaults({ latency_ms: 1500 });
+    try {
+      const r = await runWs(['api', 'GET', COUNT, '--timeout', '0.2', '--retries', '0'], { env });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /timed out waiting for the answer/);
+    } finally {
+      await setFaults({ latency_ms: 0 });
+    }
+  });
+
+  it('Ctrl-C during a request exits 130', async () => {
+    await setFaults({ latency_ms: 2000 });
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 150);
+      const r = await runWs(['api', 'GET', COUNT], { env, signal: controller.signal });
+      assert.equal(r.code, 130);
+      assert.match(r.stderr, /Interrupted/);
+    } finally {
+      await setFaults({ latency_ms: 0 });
+    }
+  });
+});
+
+describe('--debug traces', () => {
+  it('show method, URL, attempt, status, time, request id and rate-limit headers, never the key', async () => {
+    await setFaults({ rate_limit: 100 });
+    try {
+      const r = await runWs(['api', 'GET', COUNT, '--debug'], { env });
+      assert.equal(r.code, 0);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `→ GET ${t.sandbox.url}/v2/prism/${t.sandbox.teamId}/contact/count \\(attempt 1/4\\)`,
+        ),
+      );
+      assert.match(r.stderr, /x-api-key: …\w{4}\n/);
+      assert.match(
+        r.stderr,
+        /← 200 OK in \d+ms request-id=req_[0-9a-f]{24} rate-limit limit=100 remaining=\d+ reset=\d+/,
+      );
+      assert.ok(!r.stderr.includes(t.sandbox.apiKey));
+      assert.ok(!r.stdout.includes(t.sandbox.apiKey));
+      const viaEnv = await runWs(['api', 'GET', COUNT], { env: { ...env, WS_DEBUG: '1' } });
+      assert.match(viaEnv.stderr, /→ GET /);
+    } finally {
+      await setFaults({ rate_limit: 0 });
+    }
+  });
+
+  it('redact secrets inside bodies too, and a stack trace appears only with --debug', async () => {
+    const stub = await startStub(() => ({
+      status: 500,
+      body: {
+        error: { code: 'internal_error', message: 'failed for key wsk_stub_key_0123456789' },
+        secret: 'whsec_abcdefghijklmnop',
+      },
+    }));
+    try {
+      writeProfiles(
+        t.configDir,
+        {
+          s: {
+            base_url: stub.url,
+            team_id: t.sandbox.teamId,
+            api_key: 'wsk_stub_key_0123456789',
+            rate_limit: 0,
+          },
+        },
+        's',
+      );
+      const r = await runWs(
+        ['api', 'POST', '/v2/x', '-f', 'secret=whsec_zyxwvutsrqponmlk', '--debug'],
+        { env },
+      );
+      assert.equal(r.code, 1);
+      for (const secret of [
+        'wsk_stub_key_0123456789',
+        'whsec_abcdefghijklmnop',
+        'whsec_zyxwvutsrqponmlk',
+      ]) {
+        assert.ok(!r.stderr.includes(secret), `${secret} leaked`);
+      }
+      assert.match(r.stderr, /\n\s+at /, 'stack with --debug');
+      const plain = await runWs(['api', 'POST', '/v2/x'], { env });
+      assert.ok(!/\n\s+at /.test(plain.stderr), 'no stack without --debug');
+      assert.ok(
+        !plain.stderr.includes('wsk_stub_key_0123456789'),
+        'the key is redacted from the server message',
+      );
+    } finally {
+      await stub.close();
+      writeProfiles(
+        t.configDir,
+        {
+          sandbox: {
+            base_url: t.sandbox.url,
+            team_id: t.sandbox.teamId,
+            api_key: t.sandbox.apiKey,
+            rate_limit: 0,
+          },
+        },
+        'sandbox',
+      );
+    }
+  });
+});

@@ -1,0 +1,206 @@
+// End to end: the built `ws` binary, spawned as a user runs it, against a sandbox it
+// started itself.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { tempConfigDir } from '../helpers/run.ts';
+
+const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+let dir: string;
+let cleanup: () => void;
+const env = () => ({
+  ...process.env,
+  WS_CONFIG_DIR: dir,
+  FORCE_COLOR: '0',
+  NO_COLOR: '',
+  WS_PROFILE: '',
+  WS_API_KEY: '',
+  WS_TEAM_ID: '',
+  WS_BASE_URL: '',
+});
+
+function ws(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: env(),
+    input: input ?? '',
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function startForeground(
+  args: string[],
+): Promise<{
+  child: ChildProcess;
+  ready: { url: string; api_key: string; team_id: string };
+  stderr: () => string;
+}> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', 'start', '--port', '0', '--json', ...args],
+    {
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  const ready = await new Promise<{ url: string; api_key: string; team_id: string }>(
+    (resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+      child.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)));
+    },
+  );
+  return { child, ready, stderr: () => err };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+before(() => {
+  ({ dir, cleanup } = tempConfigDir());
+});
+after(() => {
+  ws(['sandbox', 'stop']);
+  cleanup();
+});
+
+describe('the ws binary', () => {
+  it('prints its version and help', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const v = ws(['--version']);
+    assert.equal(v.code, 0);
+    assert.equal(v.stdout, `${pkg.version}\n`);
+    const h = ws(['--help']);
+    assert.equal(h.code, 0);
+    assert.match(h.stdout, /Usage: ws \[options\] \[command\]/);
+    for (const noun of ['profile', 'auth', 'whoami', 'api', 'sandbox', 'completion'])
+      assert.match(h.stdout, new RegExp(`\\n  ${noun}\\b`));
+    assert.equal(h.stderr, '');
+  });
+
+  it('starts a sandbox in the foreground: one JSON line, a saved profile, and a clean stop on SIGINT', async () => {
+    const { child, ready } = await startForeground(['--quiet']);
+    assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(ready.api_key, /^wsk_sandbox_[0-9a-f]{32}$/);
+    assert.match(ready.team_id, /^[0-9a-f-]{36}$/);
+    const status = ws(['auth', 'status', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.deepEqual(
+      { ...JSON.parse(status.stdout), request_id: 'x' },
+      {
+        profile: 'sandbox',
+        base_url: ready.url,
+        team_id: ready.team_id,
+        api_key: `…${ready.api_key.slice(-4)}`,
+        api_key_source: 'profile sandbox',
+        status: 'ok',
+        request_id: 'x',
+      },
+    );
+    assert.equal(statSync(join(dir, 'config.json')).mode & 0o777, 0o600);
+    child.kill('SIGINT');
+    assert.equal(await exited(child), 0);
+  });
+
+  it('keeps state in --data across a stop and a start', async () => {
+    const data = join(dir, 'state.json');
+    const first = await startForeground([
+      '--quiet',
+      '--no-profile',
+      '--data',
+      data,
+      '--seed',
+      'demo',
+    ]);
+    first.child.kill('SIGTERM');
+    assert.equal(await exited(first.child), 0);
+    assert.ok(existsSync(data));
+    assert.equal(statSync(data).mode & 0o777, 0o600);
+    const second = await startForeground(['--quiet', '--no-profile', '--data', data]);
+    try {
+      assert.equal(second.ready.api_key, first.ready.api_key, 'the key is kept in the data file');
+      assert.equal(second.ready.team_id, first.ready.team_id);
+      const res = await fetch(
+        `${second.ready.url}/v2/prism/${second.ready.team_id}/contact/count`,
+        {
+          headers: { 'x-api-key': second.ready.api_key },
+        },
+      );
+      assert.ok(
+        ((await res.json()) as { total: number }).total > 0,
+        'the seeded contacts are back',
+      );
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+    }
+  });
+
+  it('runs detached: status, a second start refused, stop', () => {
+    const start = ws(['sandbox', 'start', '--detach', '--port', '0', '--json']);
+    assert.equal(start.code, 0, start.stderr);
+    const ready = JSON.parse(start.stdout);
+    const status = ws(['sandbox', 'status', '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const s = JSON.parse(status.stdout);
+    assert.equal(s.status, 'running');
+    assert.equal(s.url, ready.url);
+    const again = ws(['sandbox', 'start', '--detach', '--port', '0']);
+    assert.equal(again.code, 6);
+    assert.match(again.stderr, /already running/);
+    const count = ws(['api', 'GET', '/v2/prism/{teamId}/contact/count']);
+    assert.equal(count.code, 0, count.stderr);
+    assert.deepEqual(JSON.parse(count.stdout), { total: 0 });
+    const stop = ws(['sandbox', 'stop']);
+    assert.equal(stop.code, 0);
+    assert.match(stop.stderr, /Stopped the sandbox/);
+    const none = ws(['sandbox', 'status']);
+    assert.equal(none.code, 4);
+    assert.match(none.stderr, /No detached sandbox is running/);
+  });
+
+  it('a port in use is a clear conflict', async () => {
+    const { child, ready } = await startForeground(['--quiet', '--no-profile']);
+    try {
+      const port = new URL(ready.url).port;
+      const r = ws(['sandbox', 'start', '--port', port, '--no-profile']);
+      assert.equal(r.code, 6);
+      assert.match(r.stderr, new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use`));
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  });
+
+  it('ships completion scripts that match the command tree', () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = ws(['completion', shell]);
+      assert.equal(r.code, 0);
+      const file = join(ROOT, 'completions', shell === 'zsh' ? '_ws' : `ws.${shell}`);
+      assert.equal(
+        readFileSync(file, 'utf8'),
+        r.stdout,
+        `${file} is up to date (npm run build writes it)`,
+      );
+    }
+    const bash = ws(['completion', 'bash']).stdout;
+    const r = spawnSync(
+      'bash',
+      ['-c', `${bash}\nCOMP_WORDS=(ws sandbox st); COMP_CWORD=2; _ws; echo "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8' },
+    );
+    assert.equal(r.stdout, 'start status stop\n');
+  });
+});

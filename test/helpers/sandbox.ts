@@ -1,0 +1,62 @@
+// A real sandbox on 127.0.0.1 port 0 for a test file, with every answer checked
+// against the API contract, and a config directory whose default profile points at it.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Env } from '../../src/io/streams.ts';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
+import { tempConfigDir } from './run.ts';
+
+export interface TestSandbox {
+  sandbox: RunningSandbox;
+  /** Env for runWs: a config dir with profile "sandbox" as the default. */
+  env: Env;
+  configDir: string;
+  /** Assert every answer matched the contract, then stop and clean up. */
+  stop(): Promise<void>;
+}
+
+export function writeProfiles(
+  dir: string,
+  profiles: Record<
+    string,
+    { base_url: string; team_id: string; api_key?: string; rate_limit?: number }
+  >,
+  defaultProfile?: string,
+): void {
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ profiles, ...(defaultProfile ? { default_profile: defaultProfile } : {}) }),
+    { mode: 0o600 },
+  );
+}
+
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ validateResponses: true, ...options });
+  const { dir, cleanup } = tempConfigDir();
+  writeProfiles(
+    dir,
+    {
+      sandbox: {
+        base_url: sandbox.url,
+        team_id: sandbox.teamId,
+        api_key: sandbox.apiKey,
+        rate_limit: 0,
+      },
+    },
+    'sandbox',
+  );
+  return {
+    sandbox,
+    env: { WS_CONFIG_DIR: dir },
+    configDir: dir,
+    async stop() {
+      try {
+        assert.deepEqual(sandbox.contractViolations, [], 'every sandbox answer matches openapi/');
+      } finally {
+        await sandbox.close();
+        cleanup();
+      }
+    },
+  };
+}
