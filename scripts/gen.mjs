@@ -36,7 +36,9 @@ function lint(doc) {
       if (typeof op.operationId !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(op.operationId)) {
         problems.push(`${where}: operationId missing or not camelCase`);
       } else if (seen.has(op.operationId)) {
-        problems.push(`${where}: operationId ${op.operationId} already used by ${seen.get(op.operationId)}`);
+        problems.push(
+          `${where}: operationId ${op.operationId} already used by ${seen.get(op.operationId)}`,
+        );
       } else {
         seen.set(op.operationId, where);
       }

@@ -27,6 +27,35 @@ export interface ResponseParts {
   body: unknown;
 }
 
+/** Options of `validateResponse`. */
+export interface ResponseCheckOptions {
+  /**
+   * Also check the documented response headers: required ones must be present and present ones
+   * must match their schema (names compared case-insensitively). Off by default.
+   */
+  headers?: boolean;
+}
+
+/** What `Contract.match` found for a method and URL path. */
+export type RouteMatch =
+  | {
+      kind: 'operation';
+      operationId: string;
+      /** Upper-case HTTP method. */
+      method: string;
+      /** OpenAPI path template, e.g. '/v2/prism/{teamId}/{objectType}/{id}'. */
+      path: string;
+      /** Path parameters, percent-decoded, keyed by their OpenAPI names (not yet validated). */
+      params: Record<string, string>;
+    }
+  | {
+      /** The path exists but not with this method (answer 405 with an Allow header). */
+      kind: 'method_not_allowed';
+      path: string;
+      /** Upper-case methods the path does support. */
+      allow: string[];
+    };
+
 export interface Contract {
   /** Operation ids the document defines. */
   operationIds(): string[];
@@ -38,5 +67,16 @@ export interface Contract {
    * Problems with an answer, empty when the status is documented for the operation and the
    * body matches that status's schema (error statuses use the shared error body).
    */
-  validateResponse(operationId: string, res: ResponseParts): string[];
+  validateResponse(
+    operationId: string,
+    res: ResponseParts,
+    options?: ResponseCheckOptions,
+  ): string[];
+  /**
+   * The operation a request addresses, by structure only: literal segments beat templated ones
+   * (leftmost first), so `/v2/prism/{teamId}/imports/{jobId}` wins over the record routes.
+   * Parameter values are not checked here (validateRequest does that, so a bad enum value is a 400,
+   * not a 404). Undefined when no path template matches (404). `pathname` may carry a query string.
+   */
+  match(method: string, pathname: string): RouteMatch | undefined;
 }
