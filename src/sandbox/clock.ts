@@ -1,0 +1,52 @@
+// The sandbox clock: real time plus an offset that only moves forward. Everything in the
+// sandbox that depends on time (timestamps, the idempotency cache's 24 hours, rate-limit
+// windows) reads this clock, so tests can move time instead of waiting for it.
+
+export class Clock {
+  private offset = 0;
+  private readonly realNow: () => number;
+  private readonly onChange: () => void;
+
+  constructor(options: { realNow?: () => number; onChange?: () => void } = {}) {
+    this.realNow = options.realNow ?? Date.now;
+    this.onChange = options.onChange ?? (() => {});
+  }
+
+  /** Sandbox time in epoch milliseconds. */
+  nowMs(): number {
+    return this.realNow() + this.offset;
+  }
+
+  now(): Date {
+    return new Date(this.nowMs());
+  }
+
+  /** Sandbox time as an ISO-8601 string. */
+  iso(): string {
+    return this.now().toISOString();
+  }
+
+  /** How far the sandbox clock runs ahead of real time, in milliseconds. */
+  get offsetMs(): number {
+    return this.offset;
+  }
+
+  /** Move the clock forward. */
+  advance(seconds: number): void {
+    if (!Number.isFinite(seconds) || seconds < 0) {
+      throw new RangeError(
+        `The clock only moves forward: seconds must be a finite number >= 0, got ${seconds}`,
+      );
+    }
+    if (seconds === 0) return;
+    this.offset += Math.round(seconds * 1000);
+    this.onChange();
+  }
+
+  /** Set the offset directly (restoring a snapshot, or reset to 0). */
+  setOffsetMs(offsetMs: number): void {
+    if (!Number.isFinite(offsetMs))
+      throw new RangeError(`Clock offset must be finite, got ${offsetMs}`);
+    this.offset = offsetMs;
+  }
+}

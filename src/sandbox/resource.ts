@@ -1,0 +1,95 @@
+// What a resource of the sandbox is made of. A resource lives in resources/<name>/:
+//   model.ts     its state (a slice of the store) and rules
+//   handlers.ts  request in, reply out, using the model
+//   routes.ts    method + path template + operationId for each handler, and the Resource
+// and is registered with one line in resources/index.ts.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Faults } from './faults.ts';
+import type { Slice, SliceDef, Store } from './store.ts';
+
+/** What a handler returns. `body` is serialised as JSON; leave it out for an empty answer. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Sandbox-wide facts and controls, for the control endpoints. */
+export interface SandboxRuntime {
+  readonly teamId: string;
+  readonly startedAt: string;
+  readonly version: string;
+  readonly faults: Faults;
+  /** Empty the store; with seed 'demo', fill it with the demo data again. */
+  reset(options?: { seed?: 'demo' }): void;
+}
+
+export interface PathContext {
+  /** Path parameters, percent-decoded, keyed by their template (= OpenAPI) names. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Decoded segments matched by a final {...rest} template segment. */
+  readonly rest: readonly string[];
+  readonly store: Store;
+}
+
+export interface RequestContext extends PathContext {
+  readonly requestId: string;
+  readonly method: string;
+  /** The path as sent, without the query string. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** Lower-cased header names. */
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed JSON body; undefined when the request had none. */
+  readonly body: unknown;
+  readonly sandbox: SandboxRuntime;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface RouteBase {
+  path: string;
+  handler: Handler;
+}
+
+/** An operation of the documented API (under /v2/). */
+export interface ApiRoute extends RouteBase {
+  kind: 'api';
+  method: HttpMethod;
+  /** The operation's OpenAPI operationId; the route's method and path must match it. */
+  operationId: string;
+  /**
+   * Checks on the path that run after authentication and before request validation, e.g.
+   * an unknown collection in the path is a 404, not a validation problem. Throw SandboxError.
+   */
+  resolve?: (ctx: PathContext) => void;
+}
+
+/**
+ * A path that the hosted gateway answers itself, before authentication and before the API
+ * (see resources/webhooks/routes.ts). No contract validation.
+ */
+export interface GatewayRoute extends RouteBase {
+  kind: 'gateway';
+  method: HttpMethod | '*';
+}
+
+/** A documented sandbox extension under /__sandbox/: never subject to faults or rate limits. */
+export interface ControlRoute extends RouteBase {
+  kind: 'control';
+  method: HttpMethod;
+  /** 'none' answers without an API key; default 'key'. */
+  auth?: 'key' | 'none';
+}
+
+export type RouteDef = ApiRoute | GatewayRoute | ControlRoute;
+
+export interface Resource {
+  name: string;
+  routes: RouteDef[];
+  /** Slices of the store the resource keeps its state in (loaded and checked at start). */
+  slices?: SliceDef<Slice>[];
+}

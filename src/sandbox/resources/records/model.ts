@@ -1,0 +1,274 @@
+// Records: per object type, the records of the workspace, kept in the store's `records`
+// slice. The model owns every rule about their state (timestamps, versions, soft delete,
+// list membership) and keeps running counts so counting is O(1).
+
+import { randomUUID } from 'node:crypto';
+import { notFound } from '../../errors.ts';
+import {
+  defineSlice,
+  isPlainObject,
+  type Slice,
+  type SliceContext,
+  SnapshotError,
+  type Store,
+} from '../../store.ts';
+
+/** The object types of the record endpoints (api.md, "Object types"). */
+export const OBJECT_TYPES = [
+  'contact',
+  'organization',
+  'identity',
+  'deal',
+  'action',
+  'document',
+] as const;
+
+export type ObjectType = (typeof OBJECT_TYPES)[number];
+
+export function isObjectType(value: string): value is ObjectType {
+  return (OBJECT_TYPES as readonly string[]).includes(value);
+}
+
+/** Property values keyed by property slug. */
+export type Values = Record<string, unknown>;
+
+export interface StoredRecord {
+  id: string;
+  /** Property values of the record itself (the wire's `default`). */
+  default: Values;
+  /**
+   * Memberships in lists, keyed by list id, each with the record's list-scoped values (the
+   * wire's `list`). `count?list_id=` counts the members of that list.
+   */
+  lists: Record<string, Values>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  /** 1 at creation, +1 on every change; the base of etags. */
+  version: number;
+}
+
+export interface NewRecord {
+  /** Default: a random UUID. */
+  id?: string;
+  default?: Values;
+  lists?: Record<string, Values>;
+  /** Creation time (ISO-8601); default: the sandbox clock. */
+  at?: string;
+}
+
+export interface RecordChanges {
+  /** Values to set, by slug (other slugs keep their values). */
+  default?: Values;
+  /** List-scoped values to set, by list id then slug; a new list id adds a membership. */
+  lists?: Record<string, Values>;
+}
+
+interface Table {
+  rows: Map<string, StoredRecord>;
+  /** Records not soft-deleted. */
+  active: number;
+  /** Records not soft-deleted, per list id. */
+  activeByList: Map<string, number>;
+}
+
+function emptyTables(): Map<ObjectType, Table> {
+  return new Map(
+    OBJECT_TYPES.map((type) => [type, { rows: new Map(), active: 0, activeByList: new Map() }]),
+  );
+}
+
+export class RecordsModel implements Slice {
+  private tables = emptyTables();
+  private readonly ctx: SliceContext;
+
+  constructor(ctx: SliceContext) {
+    this.ctx = ctx;
+  }
+
+  create(type: ObjectType, input: NewRecord = {}): Readonly<StoredRecord> {
+    const table = this.table(type);
+    const id = input.id ?? randomUUID();
+    if (table.rows.has(id)) throw new Error(`A ${type} record with id ${id} already exists`);
+    const at = input.at ?? this.ctx.clock.iso();
+    const record: StoredRecord = {
+      id,
+      default: structuredClone(input.default ?? {}),
+      lists: structuredClone(input.lists ?? {}),
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+      version: 1,
+    };
+    table.rows.set(id, record);
+    adjust(table, record, +1);
+    this.ctx.changed();
+    return record;
+  }
+
+  /** The record with `id`, soft-deleted or not; undefined when there is none. */
+  get(type: ObjectType, id: string): Readonly<StoredRecord> | undefined {
+    return this.table(type).rows.get(id);
+  }
+
+  /** Records of `type` in creation order. */
+  *records(
+    type: ObjectType,
+    options: { includeDeleted?: boolean } = {},
+  ): IterableIterator<Readonly<StoredRecord>> {
+    for (const record of this.table(type).rows.values()) {
+      if (options.includeDeleted === true || record.deleted_at === null) yield record;
+    }
+  }
+
+  /** Set values on a record (soft-deleted or not); bumps version and updated_at. */
+  update(type: ObjectType, id: string, changes: RecordChanges): Readonly<StoredRecord> {
+    const table = this.table(type);
+    const record = this.require(type, id);
+    const active = record.deleted_at === null;
+    if (active) adjust(table, record, -1);
+    Object.assign(record.default, structuredClone(changes.default ?? {}));
+    for (const [listId, values] of Object.entries(changes.lists ?? {})) {
+      record.lists[listId] = { ...record.lists[listId], ...structuredClone(values) };
+    }
+    if (active) adjust(table, record, +1);
+    this.touch(record);
+    return record;
+  }
+
+  /** Soft-delete: the record stays, with deleted_at set, and stops being counted. */
+  softDelete(type: ObjectType, id: string): Readonly<StoredRecord> {
+    const table = this.table(type);
+    const record = this.require(type, id);
+    if (record.deleted_at !== null) return record;
+    adjust(table, record, -1);
+    record.deleted_at = this.ctx.clock.iso();
+    this.touch(record);
+    return record;
+  }
+
+  /** Undo a soft delete. */
+  restore(type: ObjectType, id: string): Readonly<StoredRecord> {
+    const table = this.table(type);
+    const record = this.require(type, id);
+    if (record.deleted_at === null) return record;
+    record.deleted_at = null;
+    adjust(table, record, +1);
+    this.touch(record);
+    return record;
+  }
+
+  /** Records of `type` that are not soft-deleted; with listId, only that list's members. */
+  count(type: ObjectType, options: { listId?: string } = {}): number {
+    const table = this.table(type);
+    if (options.listId === undefined) return table.active;
+    return table.activeByList.get(options.listId) ?? 0;
+  }
+
+  reset(): void {
+    this.tables = emptyTables();
+  }
+
+  isEmpty(): boolean {
+    for (const table of this.tables.values()) if (table.rows.size > 0) return false;
+    return true;
+  }
+
+  toJSON(): Record<ObjectType, StoredRecord[]> {
+    const out = {} as Record<ObjectType, StoredRecord[]>;
+    for (const [type, table] of this.tables) out[type] = [...table.rows.values()];
+    return out;
+  }
+
+  load(data: unknown): void {
+    const base = 'store.slices.records';
+    if (!isPlainObject(data))
+      throw new SnapshotError(base, 'must be an object keyed by object type');
+    const tables = emptyTables();
+    for (const [type, rows] of Object.entries(data)) {
+      if (!isObjectType(type)) {
+        throw new SnapshotError(
+          `${base}.${type}`,
+          `unknown object type (known: ${OBJECT_TYPES.join(', ')})`,
+        );
+      }
+      if (!Array.isArray(rows))
+        throw new SnapshotError(`${base}.${type}`, 'must be an array of records');
+      const table = tables.get(type)!;
+      for (const [i, row] of rows.entries()) {
+        const record = parseRecord(row, `${base}.${type}[${i}]`);
+        if (table.rows.has(record.id)) {
+          throw new SnapshotError(`${base}.${type}[${i}].id`, `duplicate id ${record.id}`);
+        }
+        table.rows.set(record.id, record);
+        if (record.deleted_at === null) adjust(table, record, +1);
+      }
+    }
+    this.tables = tables;
+  }
+
+  private table(type: ObjectType): Table {
+    const table = this.tables.get(type);
+    if (table === undefined) throw new Error(`Unknown object type ${type}`);
+    return table;
+  }
+
+  private require(type: ObjectType, id: string): StoredRecord {
+    const record = this.table(type).rows.get(id);
+    if (record === undefined) throw notFound(`No ${type} record has the id ${id}.`);
+    return record;
+  }
+
+  private touch(record: StoredRecord): void {
+    record.version++;
+    record.updated_at = this.ctx.clock.iso();
+    this.ctx.changed();
+  }
+}
+
+function adjust(table: Table, record: StoredRecord, delta: 1 | -1): void {
+  table.active += delta;
+  for (const listId of Object.keys(record.lists)) {
+    const next = (table.activeByList.get(listId) ?? 0) + delta;
+    if (next === 0) table.activeByList.delete(listId);
+    else table.activeByList.set(listId, next);
+  }
+}
+
+function parseRecord(row: unknown, at: string): StoredRecord {
+  if (!isPlainObject(row)) throw new SnapshotError(at, 'must be an object');
+  const problem = (field: string, message: string) => new SnapshotError(`${at}.${field}`, message);
+  if (typeof row['id'] !== 'string' || row['id'] === '')
+    throw problem('id', 'must be a non-empty string');
+  if (!isPlainObject(row['default'])) throw problem('default', 'must be an object');
+  const lists = row['lists'] ?? {};
+  if (!isPlainObject(lists) || !Object.values(lists).every(isPlainObject)) {
+    throw problem('lists', 'must be an object of objects');
+  }
+  for (const field of ['created_at', 'updated_at'] as const) {
+    if (typeof row[field] !== 'string') throw problem(field, 'must be an ISO-8601 string');
+  }
+  if (row['deleted_at'] !== null && typeof row['deleted_at'] !== 'string') {
+    throw problem('deleted_at', 'must be null or an ISO-8601 string');
+  }
+  const version = row['version'];
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw problem('version', 'must be an integer >= 1');
+  }
+  return {
+    id: row['id'],
+    default: row['default'],
+    lists: lists as Record<string, Values>,
+    created_at: row['created_at'] as string,
+    updated_at: row['updated_at'] as string,
+    deleted_at: row['deleted_at'] as string | null,
+    version,
+  };
+}
+
+export const recordsSlice = defineSlice('records', (ctx) => new RecordsModel(ctx));
+
+/** The records model of `store`. */
+export function recordsOf(store: Store): RecordsModel {
+  return store.slice(recordsSlice);
+}

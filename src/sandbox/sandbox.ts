@@ -1,0 +1,229 @@
+// Assembling a sandbox: options, data file, store, seed, faults, routes and server.
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
+import pkg from '../../package.json' with { type: 'json' };
+import { controlRoutes } from './control.ts';
+import { checkFaultSettings, type FaultSettings, Faults } from './faults.ts';
+import { idempotencySlice } from './idempotency.ts';
+import {
+  DATA_FILE_FORMAT,
+  DATA_FILE_VERSION,
+  DataFileError,
+  DataFileWriter,
+  readDataFile,
+} from './persist.ts';
+import type { Resource, RouteDef, SandboxRuntime } from './resource.ts';
+import { resources as builtinResources } from './resources/index.ts';
+import { recordsOf } from './resources/records/model.ts';
+import { seedDemo } from './seed.ts';
+import { SandboxServer } from './server.ts';
+import { SnapshotError, Store } from './store.ts';
+
+export interface SandboxOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0: pick a free port. */
+  port?: number;
+  /** Default: from the data file if any, else generated 'wsk_sandbox_' + 32 hex chars. */
+  apiKey?: string;
+  /** Default: from the data file if any, else a random UUID. */
+  teamId?: string;
+  /** Persist the whole sandbox in this file (mode 0600: it holds the API key). */
+  dataFile?: string;
+  /** Fill the store with the demo workspace at start when it holds no records. */
+  seed?: 'demo';
+  /** Added before every API answer. */
+  latencyMs?: number;
+  /** 0..1: before anything, answer 500, 502, 503 or destroy the socket (equally likely). */
+  failRate?: number;
+  /** 0..1: on POST/PUT/PATCH/DELETE, do the work, then destroy the socket unanswered. */
+  failAfterCommit?: number;
+  /** N requests per second per API key, then 429 with Retry-After (0 or undefined: off). */
+  rateLimit?: number;
+  /** Check every API answer against the contract; problems go to contractViolations. */
+  validateResponses?: boolean;
+  /** Randomness for faults (tests); default Math.random. */
+  random?: () => number;
+  /** One line per request (method, path, status, ms, request id), and unexpected errors. */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  url: string;
+  host: string;
+  port: number;
+  apiKey: string;
+  teamId: string;
+  /** The single store. */
+  store: Store;
+  /** Filled when validateResponses is on. */
+  contractViolations: string[];
+  /** Empty the store (keeps key and team). */
+  reset(): void;
+  /** Write the data file now (no-op without dataFile). */
+  flush(): Promise<void>;
+  /** Stop accepting, close connections, flush the data file. */
+  close(): Promise<void>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Start a sandbox serving `resources` (the built-in ones by default; tests add their own
+ * routes here) plus the control endpoints.
+ */
+export async function launchSandbox(
+  options: SandboxOptions = {},
+  resources: readonly Resource[] = builtinResources,
+): Promise<RunningSandbox> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
+  const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
+  const apiKey =
+    options.apiKey ?? saved?.api_key ?? `wsk_sandbox_${randomBytes(16).toString('hex')}`;
+  const teamId = options.teamId ?? saved?.team_id ?? randomUUID();
+  if (!UUID.test(teamId)) {
+    if (dataFile !== undefined && options.teamId === undefined) {
+      throw new DataFileError(dataFile, `is corrupt: team_id '${teamId}' is not a UUID`);
+    }
+    throw new RangeError(`Invalid sandbox options: teamId must be a UUID, got '${teamId}'`);
+  }
+
+  const store = new Store();
+  const slices = [idempotencySlice, ...resources.flatMap((r) => r.slices ?? [])];
+  try {
+    if (saved !== undefined) store.fromJSON(saved.store);
+    for (const slice of slices) store.slice(slice);
+  } catch (err) {
+    if (err instanceof SnapshotError && dataFile !== undefined) {
+      throw new DataFileError(dataFile, `is corrupt: ${err.message}`);
+    }
+    throw err;
+  }
+
+  let seeded = false;
+  if (options.seed === 'demo' && recordsOf(store).isEmpty()) {
+    seedDemo(store);
+    seeded = true;
+  }
+
+  const writer =
+    dataFile === undefined
+      ? undefined
+      : new DataFileWriter(
+          dataFile,
+          () => ({
+            format: DATA_FILE_FORMAT,
+            version: DATA_FILE_VERSION,
+            api_key: apiKey,
+            team_id: teamId,
+            saved_at: store.clock.iso(),
+            store: store.toJSON(),
+          }),
+          options.log === undefined ? {} : { log: options.log },
+        );
+  const unsubscribe = store.onChange(() => writer?.schedule());
+  if (
+    writer !== undefined &&
+    (saved === undefined || saved.api_key !== apiKey || saved.team_id !== teamId || seeded)
+  ) {
+    // Write at once so the key and team of a new sandbox survive even a crash.
+    writer.schedule();
+    try {
+      await writer.flush();
+    } catch (err) {
+      unsubscribe();
+      throw new DataFileError(writer.file, `cannot be written (${(err as Error).message})`, {
+        advice: false,
+      });
+    }
+  }
+
+  const faultSettings: FaultSettings = {
+    failRate: options.failRate ?? 0,
+    failAfterCommit: options.failAfterCommit ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    rateLimit: options.rateLimit ?? 0,
+  };
+  const faults = new Faults(faultSettings, options.random ?? Math.random, store.clock);
+  const runtime: SandboxRuntime = {
+    teamId,
+    startedAt: new Date().toISOString(),
+    version: pkg.version,
+    faults,
+    reset(resetOptions = {}) {
+      store.reset();
+      if (resetOptions.seed === 'demo') seedDemo(store);
+    },
+  };
+  const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
+  const contractViolations: string[] = [];
+  const server = new SandboxServer({
+    host,
+    port: options.port ?? 0,
+    apiKey,
+    teamId,
+    store,
+    faults,
+    routes,
+    runtime,
+    validateResponses: options.validateResponses === true,
+    contractViolations,
+    log: options.log,
+  });
+  let address: Awaited<ReturnType<SandboxServer['listen']>>;
+  try {
+    address = await server.listen();
+  } catch (err) {
+    unsubscribe();
+    throw err;
+  }
+  const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    apiKey,
+    teamId,
+    store,
+    contractViolations,
+    reset: () => runtime.reset(),
+    flush: async () => {
+      await writer?.flush();
+    },
+    close: () => {
+      closing ??= (async () => {
+        await server.close();
+        unsubscribe();
+        await writer?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function checkOptions(options: SandboxOptions): void {
+  const problems: string[] = [];
+  if (
+    options.port !== undefined &&
+    !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)
+  ) {
+    problems.push(`port must be an integer from 0 to 65535, got ${options.port}`);
+  }
+  if (options.apiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(options.apiKey)) {
+    problems.push('apiKey must be 1 to 512 visible ASCII characters (no spaces)');
+  }
+  if (options.seed !== undefined && options.seed !== 'demo') {
+    problems.push(`seed must be 'demo' when given, got '${String(options.seed)}'`);
+  }
+  if (options.dataFile === '') problems.push('dataFile must not be empty');
+  if (options.random !== undefined && typeof options.random !== 'function') {
+    problems.push('random must be a function returning numbers in [0, 1)');
+  }
+  for (const problem of checkFaultSettings(options, 'camel')) problems.push(problem.message);
+  if (problems.length > 0) throw new RangeError(`Invalid sandbox options: ${problems.join('; ')}`);
+}

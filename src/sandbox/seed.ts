@@ -1,0 +1,196 @@
+// Demo data (`seed: 'demo'`): a small, realistic workspace so the first `ws records list`
+// shows something. Fully deterministic: a fixed PRNG seed and fixed dates, so every demo
+// and every snapshot of it is the same. Domains use the reserved .example TLD.
+
+import { type ObjectType, recordsOf, type Values } from './resources/records/model.ts';
+import type { Store } from './store.ts';
+
+const SEED = 0x5eed_2025;
+/** Creation time of the first demo record; each next one is an hour later. */
+const BASE_TIME = Date.parse('2025-01-06T09:00:00.000Z');
+
+const ORGANIZATIONS: [name: string, slug: string, industry: string, employees: number][] = [
+  ['Northwind Traders', 'northwind', 'Wholesale', 420],
+  ['Acme Robotics', 'acme-robotics', 'Manufacturing', 1250],
+  ['Bluefin Analytics', 'bluefin', 'Software', 85],
+  ['Cedar & Stone Architects', 'cedarstone', 'Architecture', 40],
+  ['Helios Energy', 'helios-energy', 'Energy', 3100],
+  ['Lumen Health', 'lumenhealth', 'Healthcare', 760],
+  ['Orbit Logistics', 'orbit-logistics', 'Logistics', 2200],
+  ['Pinecrest Capital', 'pinecrest', 'Financial services', 130],
+  ['Quill Publishing', 'quill', 'Media', 60],
+  ['Tidewater Foods', 'tidewater', 'Food & beverage', 980],
+];
+
+const FIRST_NAMES = [
+  'Ada',
+  'Bruno',
+  'Chloe',
+  'Dmitri',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Maya',
+  'Nikolai',
+  'Olivia',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Samir',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wei',
+  'Yara',
+  'Zoe',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Costa',
+  'Martin',
+  'Ivanov',
+  'Rossi',
+  'Haddad',
+  'Okafor',
+  'Tanaka',
+  'Moreau',
+  'Berg',
+  'Sato',
+  'Walsh',
+  'Patel',
+  'Novak',
+  'Brown',
+  'Garcia',
+  'Fischer',
+  'Silva',
+  'Khan',
+  'Nguyen',
+  'Said',
+  'Kowalski',
+  'Chen',
+  'Farah',
+  'Dubois',
+];
+const TITLES = [
+  'CEO',
+  'CTO',
+  'VP Sales',
+  'Head of Operations',
+  'Procurement Manager',
+  'Engineering Manager',
+  'Marketing Director',
+  'Account Executive',
+  'CFO',
+  'Product Manager',
+];
+const DEAL_KINDS = [
+  'Platform license',
+  'Annual renewal',
+  'Pilot',
+  'Expansion',
+  'Support plan',
+  'Onboarding',
+];
+const STAGES = ['lead', 'qualified', 'proposal', 'won', 'lost'] as const;
+
+/** Fill the store with the demo workspace. Returns the number of records created. */
+export function seedDemo(store: Store): number {
+  const records = recordsOf(store);
+  const random = mulberry32(SEED);
+  let created = 0;
+  const add = (type: ObjectType, values: Values) => {
+    records.create(type, {
+      id: uuidFrom(random),
+      default: values,
+      at: new Date(BASE_TIME + created * 3_600_000).toISOString(),
+    });
+    created++;
+  };
+
+  for (const [name, slug, industry, employees] of ORGANIZATIONS) {
+    add('organization', { name, domain: `${slug}.example`, industry, employees });
+  }
+
+  for (let i = 0; i < 25; i++) {
+    const first = FIRST_NAMES[i]!;
+    const last = LAST_NAMES[(i * 7) % LAST_NAMES.length]!;
+    const [company, slug] = ORGANIZATIONS[i % ORGANIZATIONS.length]!;
+    add('contact', {
+      name: `${first} ${last}`,
+      email: `${first}.${last}@${slug}.example`.toLowerCase(),
+      phone: `+1 415 555 01${String(i + 10).padStart(2, '0')}`,
+      company,
+      title: pick(random, TITLES),
+    });
+  }
+
+  for (let i = 0; i < 12; i++) {
+    const [company] = ORGANIZATIONS[(i * 3) % ORGANIZATIONS.length]!;
+    const month = 1 + ((i * 5) % 12);
+    const day = 1 + Math.floor(random() * 28);
+    add('deal', {
+      name: `${company}: ${pick(random, DEAL_KINDS)}`,
+      amount: 5_000 + Math.round(random() * 95) * 1_000,
+      stage: STAGES[i % STAGES.length]!,
+      close_date: `2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      organization: company,
+    });
+  }
+
+  const identities: [name: string, provider: string, handle: string][] = [
+    ['Ada Lovelace', 'email', 'ada.lovelace@northwind.example'],
+    ['Bruno Walsh', 'linkedin', 'bruno-walsh'],
+    ['Chloe Martin', 'linkedin', 'chloe-martin-ops'],
+    ['Dmitri Said', 'email', 'dmitri.said@bluefin.example'],
+  ];
+  for (const [name, provider, handle] of identities) add('identity', { name, provider, handle });
+
+  const actions: [name: string, type: string, status: string, due: string][] = [
+    ['Call Ada about the renewal', 'call', 'open', '2025-02-03'],
+    ['Send the Helios proposal', 'email', 'done', '2025-01-20'],
+    ['Quarterly review with Orbit Logistics', 'meeting', 'open', '2025-03-12'],
+    ['Prepare the Pinecrest security questionnaire', 'task', 'open', '2025-02-18'],
+  ];
+  for (const [name, type, status, due_date] of actions)
+    add('action', { name, type, status, due_date });
+
+  const documents: [name: string, kind: string, file: string][] = [
+    ['Master services agreement: Northwind', 'contract', 'msa-northwind.pdf'],
+    ['Helios Energy proposal v2', 'proposal', 'helios-proposal-v2.pdf'],
+    ['Onboarding checklist', 'guide', 'onboarding-checklist.md'],
+  ];
+  for (const [name, kind, file] of documents) {
+    add('document', { name, kind, url: `https://files.example/demo/${file}` });
+  }
+  return created;
+}
+
+/** A small deterministic PRNG (mulberry32): numbers in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+/** A version-4 UUID made from the PRNG. */
+function uuidFrom(random: () => number): string {
+  const bytes = Array.from({ length: 16 }, () => Math.floor(random() * 256));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

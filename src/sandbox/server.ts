@@ -1,0 +1,458 @@
+// The HTTP server of the sandbox and the life of one request:
+//
+//  API requests (/v2/...):
+//    fail_rate fault → rate limit → read body (413) → route (404/405) → gateway routes answer
+//    here → API key and team (401/403) → path checks (404) → parse JSON (400) →
+//    Idempotency-Key length (400) → contract validation of the request (400) →
+//    idempotency cache → handler → fail_after_commit fault → latency → answer →
+//    contract validation of the answer (validateResponses)
+//  Control requests (/__sandbox/...): no faults, no rate limit, no latency.
+//
+// Every answer is JSON with an x-request-id header; errors use the API's error body.
+
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Auth, presentedKey } from './auth.ts';
+import { checkRouteAgainstContract, validateRequest, validateResponse } from './contract.ts';
+import { errorBody, invalidRequest, notFound, SandboxError } from './errors.ts';
+import type { Faults } from './faults.ts';
+import { checkIdempotencyKey, IDEMPOTENT_METHODS, Idempotency } from './idempotency.ts';
+import type {
+  ApiRoute,
+  PathContext,
+  Reply,
+  RequestContext,
+  RouteDef,
+  SandboxRuntime,
+} from './resource.ts';
+import { parseTarget, type RequestTarget, Router } from './router.ts';
+import type { Store } from './store.ts';
+
+/** Largest request body accepted. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CONTROL_PREFIX = '__sandbox';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  apiKey: string;
+  teamId: string;
+  store: Store;
+  faults: Faults;
+  routes: readonly RouteDef[];
+  runtime: SandboxRuntime;
+  validateResponses: boolean;
+  /** Problems found by response validation are pushed here. */
+  contractViolations: string[];
+  log?: ((line: string) => void) | undefined;
+}
+
+type Outcome = { kind: 'reply'; reply: Reply } | { kind: 'destroy'; reason: string };
+
+/** What the pipeline learns about a request on its way, for the answer and the log. */
+interface Exchange {
+  requestId: string;
+  method: string;
+  path: string;
+  /** True for API requests: latency applies. */
+  api: boolean;
+  /** Set once an API route matched: its answers are validated against this operation. */
+  operationId: string | undefined;
+  /** Headers every answer to this request carries (rate limit). */
+  headers: Record<string, string>;
+}
+
+/** The client went away before the request was read. */
+class ClientGone extends Error {}
+
+export class SandboxServer {
+  private readonly config: ServerConfig;
+  private readonly http: Server;
+  private readonly router = new Router<RouteDef>();
+  private readonly auth: Auth;
+  private readonly idempotency: Idempotency;
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | undefined;
+
+  constructor(config: ServerConfig) {
+    this.config = config;
+    this.auth = new Auth(config.apiKey, config.teamId);
+    this.idempotency = new Idempotency(config.store);
+    for (const route of config.routes) this.register(route);
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        // Last resort: handle() answers every error itself, so this is a bug of the sandbox.
+        this.config.log?.(
+          `sandbox: request failed: ${err instanceof Error ? err.stack : String(err)}`,
+        );
+        res.destroy();
+      });
+    });
+  }
+
+  listen(): Promise<AddressInfo> {
+    const { host, port } = this.config;
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => {
+        reject(new Error(`The sandbox could not listen on ${host}:${port}: ${err.message}`, { cause: err }));
+      };
+      this.http.once('error', onError);
+      this.http.listen(port, host, () => {
+        this.http.off('error', onError);
+        resolve(this.http.address() as AddressInfo);
+      });
+    });
+  }
+
+  /** Stop accepting, drop open connections, and end pending latency waits. */
+  close(): Promise<void> {
+    this.closed ??= new Promise<void>((resolve) => {
+      this.closing.abort();
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+    return this.closed;
+  }
+
+  private register(route: RouteDef): void {
+    const control = route.path.startsWith(`/${CONTROL_PREFIX}/`);
+    if (route.kind === 'control' && !control) {
+      throw new Error(`Control route ${route.path} must be under /${CONTROL_PREFIX}/`);
+    }
+    if (route.kind !== 'control' && control) {
+      throw new Error(`Route ${route.path} under /${CONTROL_PREFIX}/ must be a control route`);
+    }
+    if (route.kind === 'api') checkRouteAgainstContract(route);
+    this.router.add(route.method, route.path, route);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const ex: Exchange = {
+      requestId: newRequestId(),
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: req.url ?? '/',
+      api: false,
+      operationId: undefined,
+      headers: {},
+    };
+    let outcome: Outcome;
+    try {
+      outcome = await this.process(req, ex);
+    } catch (err) {
+      if (err instanceof ClientGone) {
+        this.logLine(ex, '-', started, 'client closed the connection');
+        return;
+      }
+      outcome = { kind: 'reply', reply: this.errorReply(err, ex) };
+    }
+    if (ex.api) await this.config.faults.delay(this.closing.signal);
+    if (outcome.kind === 'destroy') {
+      req.socket.destroy();
+      this.logLine(ex, '-', started, `connection dropped: ${outcome.reason}`);
+      return;
+    }
+    let reply = outcome.reply;
+    let sent: Record<string, string | number>;
+    try {
+      sent = this.send(res, reply, ex);
+    } catch (err) {
+      // A reply that cannot be sent (a body JSON cannot hold, a bad header value).
+      reply = this.errorReply(err, ex);
+      sent = this.send(res, reply, ex);
+    }
+    if (ex.operationId !== undefined && this.config.validateResponses) {
+      this.checkAnswer(ex, reply, sent);
+    }
+    this.logLine(ex, String(reply.status), started);
+  }
+
+  private async process(req: IncomingMessage, ex: Exchange): Promise<Outcome> {
+    const { faults, store } = this.config;
+    let target: RequestTarget | undefined;
+    let targetError: unknown;
+    try {
+      target = parseTarget(ex.path);
+      ex.path = target.rawPath;
+    } catch (err) {
+      targetError = err;
+    }
+
+    if (target?.segments[0] !== CONTROL_PREFIX) {
+      ex.api = true;
+      const failure = faults.pickFailure();
+      if (failure?.kind === 'destroy') return failure;
+      if (failure?.kind === 'error') throw failure.error;
+      const decision = faults.takeRateLimit(
+        presentedKey(req.headers) ?? `address:${req.socket.remoteAddress ?? ''}`,
+      );
+      Object.assign(ex.headers, decision.headers);
+      if (!decision.allowed) throw rateLimited(faults.settings.rateLimit, decision.headers);
+    }
+    if (target === undefined) throw targetError;
+
+    const raw = await readBody(req);
+    const match = this.router.match(ex.method, target.segments);
+    if (match.kind === 'not_found') {
+      throw notFound(`No such endpoint: ${ex.method} ${target.rawPath} does not exist.`);
+    }
+    if (match.kind === 'method_not_allowed') {
+      const allow = match.allow.join(', ');
+      throw new SandboxError(
+        405,
+        'method_not_allowed',
+        `Method ${ex.method} is not allowed on ${target.rawPath}; allowed: ${allow}.`,
+        undefined,
+        { headers: { allow } },
+      );
+    }
+    const route = match.route;
+    const pathContext: PathContext = { params: match.params, rest: match.rest, store };
+    const context = (body: unknown): RequestContext => ({
+      ...pathContext,
+      requestId: ex.requestId,
+      method: ex.method,
+      path: target.rawPath,
+      query: target.query,
+      headers: req.headers,
+      body,
+      sandbox: this.config.runtime,
+    });
+
+    if (route.kind === 'gateway') {
+      return { kind: 'reply', reply: await route.handler(context(undefined)) };
+    }
+    if (route.kind === 'api') ex.operationId = route.operationId;
+
+    let apiKey = '';
+    if (route.kind === 'api' || route.auth !== 'none') {
+      apiKey = this.auth.checkKey(req.headers);
+      const teamId = match.params['teamId'];
+      if (teamId !== undefined) this.auth.checkTeam(teamId);
+    }
+    if (route.kind === 'api') route.resolve?.(pathContext);
+    const ctx = context(parseJsonBody(raw));
+
+    if (route.kind === 'control') {
+      return { kind: 'reply', reply: await this.runHandler(route, ctx, ex) };
+    }
+    return this.processApi(route, ctx, ex, req.headers, target, apiKey);
+  }
+
+  private async processApi(
+    route: ApiRoute,
+    ctx: RequestContext,
+    ex: Exchange,
+    headers: IncomingHttpHeaders,
+    target: RequestTarget,
+    apiKey: string,
+  ): Promise<Outcome> {
+    const key = singleHeader(headers['idempotency-key']);
+    const idempotent = IDEMPOTENT_METHODS.has(ex.method) && key !== undefined;
+    if (idempotent) checkIdempotencyKey(key);
+
+    const problems = validateRequest(route.operationId, {
+      params: { ...ctx.params },
+      query: { ...ctx.query },
+      headers,
+      body: ctx.body,
+    });
+    if (problems.length > 0) {
+      const listed = problems
+        .slice(0, 3)
+        .map((p) => `${p.field}: ${p.message}`)
+        .join('; ');
+      const more = problems.length > 3 ? `; and ${problems.length - 3} more (see errors)` : '';
+      throw invalidRequest(`The request is not valid: ${listed}${more}.`, problems);
+    }
+
+    const execute = () => this.runHandler(route, ctx, ex);
+    const reply = idempotent
+      ? (
+          await this.idempotency.run(
+            {
+              apiKey,
+              method: ex.method,
+              path: target.rawPath,
+              key,
+              body: ctx.body,
+              requestId: ex.requestId,
+            },
+            execute,
+          )
+        ).reply
+      : await execute();
+
+    if (MUTATING_METHODS.has(ex.method) && this.config.faults.shouldFailAfterCommit()) {
+      return { kind: 'destroy', reason: 'fail_after_commit' };
+    }
+    return { kind: 'reply', reply };
+  }
+
+  /** The handler's reply; a SandboxError it throws becomes its error reply. */
+  private async runHandler(route: RouteDef, ctx: RequestContext, ex: Exchange): Promise<Reply> {
+    try {
+      return await route.handler(ctx);
+    } catch (err) {
+      if (err instanceof SandboxError) return this.errorReply(err, ex);
+      throw err;
+    }
+  }
+
+  private errorReply(err: unknown, ex: Exchange): Reply {
+    if (err instanceof SandboxError) {
+      return {
+        status: err.status,
+        body: errorBody(ex.requestId, err.code, err.message, err.errors, err.details),
+        headers: err.headers,
+      };
+    }
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    this.config.log?.(
+      `sandbox: unhandled error in ${ex.method} ${ex.path} (${ex.requestId}): ${detail}`,
+    );
+    return {
+      status: 500,
+      body: errorBody(
+        ex.requestId,
+        'internal_error',
+        'The sandbox failed unexpectedly while handling this request; its log has the details under this request id.',
+      ),
+    };
+  }
+
+  /** Write the answer; returns the headers sent. */
+  private send(res: ServerResponse, reply: Reply, ex: Exchange): Record<string, string | number> {
+    const headers: Record<string, string | number> = { 'x-request-id': ex.requestId };
+    for (const [name, value] of Object.entries(ex.headers)) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) {
+      headers[name.toLowerCase()] = value;
+    }
+    let payload: string | undefined;
+    if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
+      payload = JSON.stringify(reply.body);
+      headers['content-type'] = 'application/json; charset=utf-8';
+      headers['content-length'] = Buffer.byteLength(payload);
+    } else if (reply.status !== 204 && reply.status !== 304) {
+      headers['content-length'] = 0;
+    }
+    if (!res.destroyed && !res.headersSent) {
+      res.writeHead(reply.status, headers);
+      res.end(payload);
+    }
+    return headers;
+  }
+
+  private checkAnswer(ex: Exchange, reply: Reply, headers: Record<string, string | number>): void {
+    const operationId = ex.operationId!;
+    let problems: string[];
+    try {
+      problems = validateResponse(
+        operationId,
+        { status: reply.status, headers, body: reply.body },
+        { headers: true },
+      );
+    } catch (err) {
+      problems = [`response validation failed: ${(err as Error).message}`];
+    }
+    for (const problem of problems) {
+      this.config.contractViolations.push(
+        `${ex.method} ${ex.path} → ${reply.status} (${operationId}, ${ex.requestId}): ${problem}`,
+      );
+    }
+  }
+
+  private logLine(ex: Exchange, status: string, started: number, note?: string): void {
+    const log = this.config.log;
+    if (log === undefined) return;
+    const ms = Math.round(performance.now() - started);
+    log(
+      `${ex.method} ${ex.path} ${status} ${ms}ms ${ex.requestId}${note === undefined ? '' : ` (${note})`}`,
+    );
+  }
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('hex')}`;
+}
+
+function rateLimited(limit: number, headers: Record<string, string>): SandboxError {
+  const retryAfter = Number(headers['retry-after'] ?? 1);
+  return new SandboxError(
+    429,
+    'rate_limited',
+    `Too many requests: this API key may make ${limit} request${limit === 1 ? '' : 's'} per second; retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+    undefined,
+    { details: { limit, retry_after: retryAfter } },
+  );
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The request body; a 413 SandboxError when it is over MAX_BODY_BYTES (read to its end). */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+    let ended = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => {
+      ended = true;
+      if (!tooLarge) {
+        resolve(Buffer.concat(chunks));
+        return;
+      }
+      reject(
+        new SandboxError(
+          413,
+          'payload_too_large',
+          `The request body is larger than ${MAX_BODY_BYTES} bytes (10 MiB), the most the API accepts.`,
+        ),
+      );
+    });
+    req.on('error', () => reject(new ClientGone()));
+    req.on('close', () => {
+      if (!ended) reject(new ClientGone());
+    });
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The parsed JSON body; undefined for an empty one; 400 invalid_request when not JSON. */
+export function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw invalidRequest('The request body is not valid JSON: it is not UTF-8 text.');
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw invalidRequest(`The request body is not valid JSON: ${(err as Error).message}.`);
+  }
+}

@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { canonicalJson, fingerprint, idempotencySlice } from '../../src/sandbox/idempotency.ts';
+import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import {
+  call,
+  prism,
+  REQUEST_ID,
+  SandboxError,
+  startFor,
+  type TestHooks,
+  withTestRoutes,
+} from './helpers.ts';
+
+async function setup(t: Parameters<typeof startFor>[0]) {
+  const hooks: TestHooks = { creates: 0 };
+  const sandbox = await startFor(t, {}, withTestRoutes(hooks));
+  const create = (
+    key: string | undefined,
+    body: unknown = { default: { name: 'Ada' } },
+    type = 'contact',
+  ) =>
+    call(sandbox, 'POST', prism(sandbox, type), {
+      body,
+      headers: key === undefined ? {} : { 'idempotency-key': key },
+    });
+  return { sandbox, hooks, create };
+}
+
+describe('Idempotency-Key', () => {
+  test('the first answer is replayed with idempotent-replay: true, and the work is done once', async (t) => {
+    const { sandbox, hooks, create } = await setup(t);
+    const first = await create('key-1');
+    assert.equal(first.status, 201);
+    assert.equal(first.headers['idempotent-replay'], undefined);
+    const second = await create('key-1');
+    assert.equal(second.status, 201);
+    assert.equal(second.headers['idempotent-replay'], 'true');
+    assert.deepEqual(second.body, first.body);
+    assert.equal(second.headers['location'], first.headers['location']);
+    assert.equal(second.headers['etag'], first.headers['etag']);
+    assert.match(String(second.headers['x-request-id']), REQUEST_ID);
+    assert.notEqual(second.headers['x-request-id'], first.headers['x-request-id']);
+    assert.equal(hooks.creates, 1);
+    assert.equal(recordsOf(sandbox.store).count('contact'), 1);
+  });
+
+  test('the same body in another key order is the same request', async (t) => {
+    const { create } = await setup(t);
+    await create('key-2', { default: { name: 'Ada', email: 'a@x.example' } });
+    const again = await create('key-2', { default: { email: 'a@x.example', name: 'Ada' } });
+    assert.equal(again.headers['idempotent-replay'], 'true');
+  });
+
+  test('the same key with another body: 409 idempotency_key_mismatch', async (t) => {
+    const { sandbox, create } = await setup(t);
+    await create('key-3');
+    const other = await create('key-3', { default: { name: 'Grace' } });
+    assert.equal(other.status, 409);
+    assert.equal(other.body.error.code, 'idempotency_key_mismatch');
+    assert.match(
+      other.body.error.message,
+      /Idempotency-Key 'key-3' was already used with a different request body/,
+    );
+    assert.equal(recordsOf(sandbox.store).count('contact'), 1);
+  });
+
+  test('keys are per method and path: another object type does its own work', async (t) => {
+    const { sandbox, create } = await setup(t);
+    await create('key-4', { default: {} }, 'contact');
+    const deal = await create('key-4', { default: {} }, 'deal');
+    assert.equal(deal.status, 201);
+    assert.equal(deal.headers['idempotent-replay'], undefined);
+    assert.equal(recordsOf(sandbox.store).count('deal'), 1);
+  });
+
+  test('key length must be 1 to 255: else 400 with a field error on header.idempotency-key', async (t) => {
+    const { hooks, create } = await setup(t);
+    for (const key of ['', 'k'.repeat(256)]) {
+      // An invalid body as well: the key is checked first.
+      const answer = await create(key, { unknown: true });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.error.code, 'invalid_request');
+      assert.equal(answer.body.error.errors.length, 1);
+      assert.equal(answer.body.error.errors[0].field, 'header.idempotency-key');
+      assert.equal(answer.body.error.errors[0].code, key === '' ? 'min_length' : 'max_length');
+      assert.match(answer.body.error.message, /Idempotency-Key must be 1 to 255 characters long/);
+    }
+    assert.equal(hooks.creates, 0);
+    const longest = await create('k'.repeat(255));
+    assert.equal(longest.status, 201);
+  });
+
+  test('the answer is kept for 24 hours of sandbox time', async (t) => {
+    const { sandbox, hooks, create } = await setup(t);
+    await create('key-5');
+    sandbox.store.clock.advance(24 * 3600 - 1);
+    const within = await create('key-5');
+    assert.equal(within.headers['idempotent-replay'], 'true');
+    sandbox.store.clock.advance(1);
+    const expired = await create('key-5', { default: { name: 'Other body is fine now' } });
+    assert.equal(expired.status, 201);
+    assert.equal(expired.headers['idempotent-replay'], undefined);
+    assert.equal(hooks.creates, 2);
+  });
+
+  test('a second request while the first is in flight waits for it and replays its answer', async (t) => {
+    const { sandbox, hooks, create } = await setup(t);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    hooks.beforeCreate = () => {
+      entered();
+      return gate;
+    };
+    const first = create('key-6');
+    await inHandler;
+    const second = create('key-6');
+    const mismatch = await create('key-6', { default: { name: 'Someone else' } });
+    assert.equal(mismatch.status, 409, 'another body is refused at once, even in flight');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(hooks.creates, 1, 'the second request did not run the handler');
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(a.status, 201);
+    assert.equal(b.status, 201);
+    assert.equal(a.headers['idempotent-replay'], undefined);
+    assert.equal(b.headers['idempotent-replay'], 'true');
+    assert.deepEqual(b.body, a.body);
+    assert.equal(hooks.creates, 1);
+    assert.equal(recordsOf(sandbox.store).count('contact'), 1);
+  });
+
+  test('5xx answers are not kept: the retry does the work', async (t) => {
+    const { hooks, create } = await setup(t);
+    hooks.failNextCreate = new SandboxError(503, 'service_unavailable', 'Try again.');
+    const failed = await create('key-7');
+    assert.equal(failed.status, 503);
+    const retried = await create('key-7');
+    assert.equal(retried.status, 201);
+    assert.equal(retried.headers['idempotent-replay'], undefined);
+    assert.equal(hooks.creates, 2);
+  });
+
+  test('4xx answers of the handler are kept, with request_id matching the replay', async (t) => {
+    const { hooks, create } = await setup(t);
+    hooks.failNextCreate = new SandboxError(422, 'unprocessable', 'The name is required.');
+    const first = await create('key-8');
+    assert.equal(first.status, 422);
+    const replay = await create('key-8');
+    assert.equal(replay.status, 422);
+    assert.equal(replay.headers['idempotent-replay'], 'true');
+    assert.equal(replay.body.error.message, 'The name is required.');
+    assert.equal(replay.body.error.request_id, replay.headers['x-request-id']);
+    assert.equal(hooks.creates, 1);
+  });
+
+  test('requests refused at the door are not kept', async (t) => {
+    const { hooks, create } = await setup(t);
+    const invalid = await create('key-9', { bogus: 1 });
+    assert.equal(invalid.status, 400);
+    const fixed = await create('key-9', { default: { name: 'Ada' } });
+    assert.equal(fixed.status, 201);
+    assert.equal(hooks.creates, 1);
+  });
+
+  test('without a key every request does its work; GET ignores the header', async (t) => {
+    const { sandbox, create } = await setup(t);
+    await create(undefined);
+    await create(undefined);
+    assert.equal(recordsOf(sandbox.store).count('contact'), 2);
+    const count = await call(sandbox, 'GET', prism(sandbox, 'contact/count'), {
+      headers: { 'idempotency-key': '' },
+    });
+    assert.equal(count.status, 200);
+    assert.equal(count.headers['idempotent-replay'], undefined);
+  });
+
+  test('the cache lives in the store: reset() clears it', async (t) => {
+    const { sandbox, hooks, create } = await setup(t);
+    await create('key-10');
+    assert.equal(sandbox.store.slice(idempotencySlice).size, 1);
+    sandbox.reset();
+    assert.equal(sandbox.store.slice(idempotencySlice).size, 0);
+    const after = await create('key-10');
+    assert.equal(after.headers['idempotent-replay'], undefined);
+    assert.equal(hooks.creates, 2);
+  });
+});
+
+describe('canonical body hash', () => {
+  test('sorts keys at every level and tells no body from null', () => {
+    assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), '{"a":null,"b":[{"c":2,"d":1}]}');
+    assert.equal(fingerprint({ x: 1, y: 2 }), fingerprint({ y: 2, x: 1 }));
+    assert.notEqual(fingerprint(undefined), fingerprint(null));
+    assert.notEqual(fingerprint({ x: 1 }), fingerprint({ x: '1' }));
+  });
+});
