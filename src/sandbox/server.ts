@@ -103,7 +103,11 @@ export class SandboxServer {
     const { host, port } = this.config;
     return new Promise((resolve, reject) => {
       const onError = (err: Error) => {
-        reject(new Error(`The sandbox could not listen on ${host}:${port}: ${err.message}`, { cause: err }));
+        reject(
+          new Error(`The sandbox could not listen on ${host}:${port}: ${err.message}`, {
+            cause: err,
+          }),
+        );
       };
       this.http.once('error', onError);
       this.http.listen(port, host, () => {

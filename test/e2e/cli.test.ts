@@ -33,9 +33,7 @@ function ws(args: string[], input?: string) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function startForeground(
-  args: string[],
-): Promise<{
+async function startForeground(args: string[]): Promise<{
   child: ChildProcess;
   ready: { url: string; api_key: string; team_id: string };
   stderr: () => string;
