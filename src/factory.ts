@@ -120,10 +120,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
     client() {
       // The HTTP client (and undici) load only for commands that send requests.
       client ??= deps.credentials().then(async (c) => {
-        const [{ ApiClient }, { TokenBucket }] = await Promise.all([
-          import('./api/client.ts'),
-          import('./api/ratelimit.ts'),
-        ]);
+        const { ApiClient, TokenBucket } = await import('./api/client.ts');
         const key = `${c.baseUrl}|${c.rateLimit}`;
         let limiter = buckets.get(key);
         if (!limiter) {

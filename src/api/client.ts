@@ -7,7 +7,11 @@ import type { IOStreams } from '../io/streams.ts';
 import { sleep } from '../util/time.ts';
 import { reason, toApiError } from './errors.ts';
 import type { TokenBucket } from './ratelimit.ts';
+
+export { TokenBucket } from './ratelimit.ts';
+
 import { redactBody, redactHeaders } from './redact.ts';
+import { Agent, request } from './undici.ts';
 
 export type QueryValue =
   | string
@@ -181,11 +185,6 @@ export class ApiClient {
 
   private async agent(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      // undici is CommonJS: take Agent from the namespace or, bundled, from its default export.
-      const undici = (await import('undici')) as typeof import('undici') & {
-        default?: typeof import('undici');
-      };
-      const Agent = undici.Agent ?? undici.default!.Agent;
       const timeout = this.opts.timeoutMs ?? 30_000;
       this.dispatcher = new Agent({
         connect: { timeout: Math.min(this.opts.connectTimeoutMs ?? 10_000, timeout) },
@@ -251,7 +250,7 @@ export class ApiClient {
       let resHeaders: Record<string, string>;
       let text: string;
       try {
-        const res = await dispatcher.request({
+        const res = await request.call(dispatcher, {
           origin: this.origin,
           path,
           method: method as Dispatcher.HttpMethod,

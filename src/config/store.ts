@@ -1,8 +1,13 @@
 // The profile store: named profiles { base_url, team_id, api_key, rate_limit } and
 // the default profile's name, in one conf-backed JSON file of mode 0600.
-import { chmodSync, mkdirSync } from 'node:fs';
+//
+// Every write goes through conf (atomic write, file mode). Reads parse the same file
+// directly, so commands that only read a profile (most of them) never load conf and its
+// schema validator: that keeps `ws auth status` and friends quick to start.
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { WsError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
 
 export interface Profile {
@@ -39,72 +44,106 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export class ProfileStore {
   readonly dir: string;
-  private conf: ConfLike;
+  readonly path: string;
+  private data: ConfigShape;
+  private conf: ConfLike | undefined;
 
-  private constructor(dir: string, conf: ConfLike) {
+  private constructor(dir: string, data: ConfigShape) {
     this.dir = dir;
-    this.conf = conf;
+    this.path = join(dir, 'config.json');
+    this.data = data;
   }
 
   static async open(env: Env): Promise<ProfileStore> {
     const dir = configDir(env);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<ConfigShape>({
-      projectName: 'ws',
-      projectSuffix: '',
-      cwd: dir,
-      configName: 'config',
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    }) as unknown as ConfLike;
-    return new ProfileStore(dir, conf);
+    const file = join(dir, 'config.json');
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new WsError(`Cannot read the config file ${file}: ${(err as Error).message}`);
+      }
+    }
+    let data: ConfigShape = { profiles: {} };
+    if (text !== undefined && text.trim() !== '') {
+      try {
+        data = JSON.parse(text) as ConfigShape;
+      } catch {
+        throw new WsError(`The config file ${file} is not valid JSON.`, {
+          hint: 'Fix it by hand, or move it away and add the profiles again with `ws profile add`.',
+        });
+      }
+      if (!data || typeof data !== 'object' || Array.isArray(data)) data = { profiles: {} };
+      if (!data.profiles || typeof data.profiles !== 'object') data.profiles = {};
+    }
+    return new ProfileStore(dir, data);
   }
 
-  get path(): string {
-    return this.conf.path;
+  /** conf, loaded on the first write. */
+  private async writer(): Promise<ConfLike> {
+    if (!this.conf) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const { default: Conf } = await import('conf');
+      this.conf = new Conf<ConfigShape>({
+        projectName: 'ws',
+        projectSuffix: '',
+        cwd: this.dir,
+        configName: 'config',
+        configFileMode: 0o600,
+        defaults: { profiles: {} },
+        accessPropertiesByDotNotation: false,
+        clearInvalidConfig: false,
+      }) as unknown as ConfLike;
+    }
+    return this.conf;
   }
 
   names(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {}).sort();
+    return Object.keys(this.data.profiles).sort();
   }
 
   get(name: string): Profile | undefined {
-    const profiles = this.conf.get('profiles') ?? {};
-    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+    return Object.hasOwn(this.data.profiles, name) ? this.data.profiles[name] : undefined;
   }
 
-  set(name: string, profile: Profile): void {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
-    profiles[name] = profile;
-    this.conf.set('profiles', profiles);
+  defaultName(): string | undefined {
+    return this.data.default_profile;
+  }
+
+  async set(name: string, profile: Profile): Promise<void> {
+    const conf = await this.writer();
+    const profiles = { ...(conf.get('profiles') ?? {}), [name]: profile };
+    conf.set('profiles', profiles);
+    this.data = { ...this.data, profiles };
     this.secure();
   }
 
-  remove(name: string): boolean {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
+  async remove(name: string): Promise<boolean> {
+    const conf = await this.writer();
+    const profiles = { ...(conf.get('profiles') ?? {}) };
     if (!Object.hasOwn(profiles, name)) return false;
     delete profiles[name];
-    this.conf.set('profiles', profiles);
-    if (this.defaultName() === name) this.conf.delete('default_profile');
+    conf.set('profiles', profiles);
+    this.data = { ...this.data, profiles };
+    if (conf.get('default_profile') === name) {
+      conf.delete('default_profile');
+      delete this.data.default_profile;
+    }
     this.secure();
     return true;
   }
 
-  defaultName(): string | undefined {
-    return this.conf.get('default_profile');
-  }
-
-  setDefault(name: string): void {
-    this.conf.set('default_profile', name);
+  async setDefault(name: string): Promise<void> {
+    const conf = await this.writer();
+    conf.set('default_profile', name);
+    this.data = { ...this.data, default_profile: name };
     this.secure();
   }
 
   /** Keep the file at 0600 even if it was created or loosened by something else. */
   private secure(): void {
-    if (process.platform !== 'win32') chmodSync(this.conf.path, 0o600);
+    if (process.platform !== 'win32') chmodSync(this.path, 0o600);
   }
 }
 

@@ -16,7 +16,7 @@ export async function run(opts: RemoveOptions, deps: Deps): Promise<void> {
     `Not removing profile "${opts.name}" without confirmation.`,
   );
   const wasDefault = store.defaultName() === opts.name;
-  store.remove(opts.name);
+  await store.remove(opts.name);
   deps.io.success(`Removed profile "${opts.name}".`);
   if (wasDefault) {
     const left = store.names();

@@ -11,7 +11,7 @@ export async function run(opts: UseOptions, deps: Deps): Promise<void> {
   const store = await deps.config();
   const profile = store.get(opts.name);
   if (!profile) throw noSuchProfile(opts.name, store.names());
-  store.setDefault(opts.name);
+  await store.setDefault(opts.name);
   deps.io.success(`"${opts.name}" is now the default profile.`);
   if (deps.format === 'json' || deps.format === 'ndjson') {
     await renderObject(deps.io, profileRow(opts.name, profile, opts.name), profileColumns, {

@@ -32,7 +32,7 @@ const PROFILE = 'sandbox';
 
 async function saveProfile(deps: Deps, ready: Ready, rateLimit: number): Promise<string> {
   const store = await deps.config();
-  store.set(PROFILE, {
+  await store.set(PROFILE, {
     base_url: ready.url,
     team_id: ready.team_id,
     api_key: ready.api_key,
@@ -40,7 +40,7 @@ async function saveProfile(deps: Deps, ready: Ready, rateLimit: number): Promise
   });
   const def = store.defaultName();
   if (def === undefined || def === PROFILE) {
-    store.setDefault(PROFILE);
+    await store.setDefault(PROFILE);
     return `Saved as profile "${PROFILE}" (the default).`;
   }
   return `Saved as profile "${PROFILE}"; use it with --profile ${PROFILE} or \`ws profile use ${PROFILE}\` (the default is "${def}").`;
