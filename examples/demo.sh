@@ -7,7 +7,7 @@ ws() { node "$root/bin/ws.js" "$@"; }
 export WS_CONFIG_DIR="$(mktemp -d)"
 trap 'ws sandbox stop >/dev/null 2>&1 || true; rm -rf "$WS_CONFIG_DIR"' EXIT
 
-step() { printf '\n\033[1m$ ws %s\033[0m\n' "$*"; }
+step() { if [ -t 1 ]; then printf "\n\033[1m$ ws %s\033[0m\n" "$*"; else printf "\n$ ws %s\n" "$*"; fi; }
 
 step sandbox start --detach --port 0 --seed demo
 ws sandbox start --detach --port 0 --seed demo

@@ -1,5 +1,6 @@
 // Typed calls for record endpoints (more arrive with the records work).
 import type { ApiClient } from './client.ts';
+import type { AnswerOf, QueryOf } from './types.ts';
 
 export const RECORD_TYPES = [
   'contact',
@@ -11,9 +12,7 @@ export const RECORD_TYPES = [
 ] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-export interface CountAnswer {
-  total: number;
-}
+export type CountAnswer = AnswerOf<'countRecords', 200>;
 
 /** GET /v2/prism/{teamId}/{objectType}/count: records visible to the caller (filters do not apply). */
 export async function countRecords(
@@ -24,7 +23,7 @@ export async function countRecords(
   const res = await client.request<CountAnswer>({
     method: 'GET',
     path: ['v2', 'prism', client.teamId, objectType, 'count'],
-    query: { list_id: opts.listId },
+    query: { list_id: opts.listId } satisfies QueryOf<'countRecords'>,
     signal: opts.signal,
   });
   return { total: res.body.total, requestId: res.requestId };
