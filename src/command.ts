@@ -10,8 +10,14 @@ export interface VerbModule<O> {
 
 export interface CommandContext {
   /**
-   * Run a verb: `load` imports its module (so its code loads only when it runs) and
-   * `opts` is the typed options object parsed from argv.
+   * Run a verb: `load` gives its module and `opts` is the typed options object parsed
+   * from argv.
+   *
+   * Verb modules are small and bundled with the command tree; what is heavy (undici,
+   * conf, cli-table3, ora, @inquirer/prompts, the sandbox) is imported where it is used,
+   * so only the commands that need it load it. Splitting every verb into its own chunk
+   * as well made start-up slower, not faster: each chunk is one more module file for
+   * Node's ESM loader to read, compile and link (measured with bench/startup.mjs).
    */
   invoke<O>(cmd: Command, load: () => Promise<VerbModule<O>>, opts: O): Promise<void>;
 }

@@ -147,6 +147,8 @@ describe('the ws binary', () => {
   });
 
   it('runs detached: status, a second start refused, stop', () => {
+    // The config directory does not exist yet: ws creates it.
+    dir = join(dir, 'not-yet');
     const start = ws(['sandbox', 'start', '--detach', '--port', '0', '--json']);
     assert.equal(start.code, 0, start.stderr);
     const ready = JSON.parse(start.stdout);

@@ -1,4 +1,5 @@
 import { type Command, type CommandContext, collect } from '../../command.ts';
+import * as apiVerb from './api.ts';
 
 export function registerApi(program: Command, ctx: CommandContext): void {
   program
@@ -29,7 +30,7 @@ Examples:
   $ ws api POST '/v2/prism/{teamId}/contact/query' -f 'query[select][]=name' -f query[limit]=50 --paginate`,
     )
     .action((method: string, path: string, o: Record<string, unknown>, cmd: Command) =>
-      ctx.invoke(cmd, () => import('./api.ts'), {
+      ctx.invoke(cmd, async () => apiVerb, {
         method,
         path,
         fields: o.field as string[],

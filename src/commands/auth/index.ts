@@ -1,4 +1,5 @@
 import type { Command, CommandContext } from '../../command.ts';
+import * as statusVerb from './status.ts';
 
 export function registerAuth(program: Command, ctx: CommandContext): void {
   const auth = program.command('auth').description('Check authentication');
@@ -7,9 +8,9 @@ export function registerAuth(program: Command, ctx: CommandContext): void {
     .description(
       'Check the API key with one request and show the profile, base URL, team id and key in use',
     )
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
   program
     .command('whoami')
     .description('Same as `ws auth status`')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
 }

@@ -1,6 +1,7 @@
 import type { Command, CommandContext } from '../../command.ts';
 import { SHELLS, type Shell } from '../../completion.ts';
 import { UsageError } from '../../errors.ts';
+import * as completionVerb from './completion.ts';
 
 export function registerCompletion(program: Command, ctx: CommandContext): void {
   program
@@ -18,6 +19,6 @@ Examples:
       if (!(SHELLS as readonly string[]).includes(shell)) {
         throw new UsageError(`No completion for "${shell}".`, `Shells: ${SHELLS.join(', ')}.`);
       }
-      return ctx.invoke(cmd, () => import('./completion.ts'), { shell: shell as Shell, program });
+      return ctx.invoke(cmd, async () => completionVerb, { shell: shell as Shell, program });
     });
 }

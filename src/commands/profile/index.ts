@@ -1,4 +1,9 @@
 import { type Command, type CommandContext, intFlag } from '../../command.ts';
+import * as addVerb from './add.ts';
+import * as listVerb from './list.ts';
+import * as removeVerb from './remove.ts';
+import * as showVerb from './show.ts';
+import * as useVerb from './use.ts';
 
 export function registerProfile(program: Command, ctx: CommandContext): void {
   const profile = program
@@ -21,7 +26,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
       '\nExample:\n  $ ws profile add prod --base-url https://api.example.com --team-id 8f1c…  --with-key < key.txt',
     )
     .action((name: string, o: Record<string, string | boolean | undefined>, cmd: Command) =>
-      ctx.invoke(cmd, () => import('./add.ts'), {
+      ctx.invoke(cmd, async () => addVerb, {
         name,
         baseUrl: o.baseUrl as string | undefined,
         teamId: o.teamId as string | undefined,
@@ -35,20 +40,20 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .command('list')
     .alias('ls')
     .description('List profiles (keys shown as their last four characters)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./list.ts'), {}));
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => listVerb, {}));
 
   profile
     .command('use <name>')
     .description('Make a profile the default')
     .action((name: string, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, () => import('./use.ts'), { name }),
+      ctx.invoke(cmd, async () => useVerb, { name }),
     );
 
   profile
     .command('show [name]')
     .description('Show a profile (default: the one in use)')
     .action((name: string | undefined, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, () => import('./show.ts'), { name }),
+      ctx.invoke(cmd, async () => showVerb, { name }),
     );
 
   profile
@@ -56,6 +61,6 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .alias('rm')
     .description('Remove a profile (asks first; --yes to skip)')
     .action((name: string, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, () => import('./remove.ts'), { name }),
+      ctx.invoke(cmd, async () => removeVerb, { name }),
     );
 }

@@ -1,5 +1,8 @@
 import { type Command, type CommandContext, intFlag } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import * as startVerb from './start.ts';
+import * as statusVerb from './status.ts';
+import * as stopVerb from './stop.ts';
 
 function probability(flag: string, value: string | undefined): number {
   if (value === undefined) return 0;
@@ -64,7 +67,7 @@ Examples:
       ) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
       }
-      return ctx.invoke(cmd, () => import('./start.ts'), {
+      return ctx.invoke(cmd, async () => startVerb, {
         host: o.host as string,
         port: intFlag('--port', o.port as string, 0, 65535)!,
         apiKey: o.apiKey as string | undefined,
@@ -87,12 +90,12 @@ Examples:
   sandbox
     .command('status')
     .description('Show the detached sandbox (exit 4 when none is running)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./status.ts'), {}));
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
 
   sandbox
     .command('stop')
     .description('Stop the detached sandbox (it saves its --data file first)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, () => import('./stop.ts'), {}));
+    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => stopVerb, {}));
 }
 
 /** The options given to `sandbox start`, to pass on to a detached copy. */

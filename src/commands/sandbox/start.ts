@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { sleep } from '../../util/time.ts';
@@ -124,6 +124,7 @@ async function detach(opts: StartOptions, deps: Deps): Promise<void> {
       'Stop it first with `ws sandbox stop`.',
     );
   }
+  mkdirSync(store.dir, { recursive: true, mode: 0o700 });
   const log = logPath(store.dir);
   const fd = openSync(log, 'w', 0o600);
   const args = opts.argv.filter((a) => a !== '--detach' && a !== '--json' && a !== '--no-profile');
