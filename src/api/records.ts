@@ -1,16 +1,7 @@
 // Typed calls for record endpoints (more arrive with the records work).
 import type { ApiClient } from './client.ts';
+import type { RecordType } from './object-types.ts';
 import type { AnswerOf, QueryOf } from './types.ts';
-
-export const RECORD_TYPES = [
-  'contact',
-  'organization',
-  'identity',
-  'deal',
-  'action',
-  'document',
-] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
 
 export type CountAnswer = AnswerOf<'countRecords', 200>;
 

@@ -1,0 +1,94 @@
+// Object types, as the API names them for each family of endpoints. Everywhere a
+// command takes an object type, singular and plural both work (`contact`, `contacts`),
+// and an unknown type is a usage error listing the known ones.
+import { UsageError } from '../errors.ts';
+
+/** Record endpoints (and import, grants for deal and action). */
+export const RECORD_TYPES = [
+  'contact',
+  'organization',
+  'identity',
+  'deal',
+  'action',
+  'document',
+] as const;
+/** Property endpoints: these nine are documented; the service knows more. */
+export const PROPERTY_TYPES = [
+  'contact',
+  'organization',
+  'identity',
+  'deal',
+  'action',
+  'document',
+  'event',
+  'ai_chat_thread',
+  'ai_chat_message',
+] as const;
+/** View endpoints. */
+export const VIEW_TYPES = [
+  'action',
+  'deal',
+  'document',
+  'event',
+  'identity',
+  'organization',
+] as const;
+/** Triggered automation endpoints. */
+export const AUTOMATION_TYPES = [
+  'message',
+  'action',
+  'event',
+  'document',
+  'identity',
+  'linkedin_message',
+  'deal',
+  'organization',
+  'contact',
+] as const;
+
+export type RecordType = (typeof RECORD_TYPES)[number];
+export type ViewType = (typeof VIEW_TYPES)[number];
+export type AutomationType = (typeof AUTOMATION_TYPES)[number];
+
+export type TypeFamily = 'record' | 'property' | 'view' | 'automation';
+
+const FAMILIES: Record<TypeFamily, readonly string[]> = {
+  record: RECORD_TYPES,
+  property: PROPERTY_TYPES,
+  view: VIEW_TYPES,
+  automation: AUTOMATION_TYPES,
+};
+
+const WHAT: Record<TypeFamily, string> = {
+  record: 'records',
+  property: 'properties',
+  view: 'views',
+  automation: 'automations',
+};
+
+/** `contacts` → `contact`, `Deals` → `deal`, `ai-chat-threads` → `ai_chat_thread`. */
+export function singular(input: string): string {
+  const t = input.trim().toLowerCase().replace(/-/g, '_');
+  if (t.endsWith('ies')) return `${t.slice(0, -3)}y`;
+  if (t.endsWith('sses')) return t.slice(0, -2);
+  if (t.endsWith('s') && !t.endsWith('ss')) return t.slice(0, -1);
+  return t;
+}
+
+/**
+ * The API's name for an object type given by a user. Property endpoints accept names
+ * beyond the documented nine (the set is open), so an unlisted snake_case name passes
+ * there; elsewhere an unknown type is a usage error that lists the known ones.
+ */
+export function objectType(input: string, family: TypeFamily): string {
+  const known = FAMILIES[family];
+  const raw = input.trim().toLowerCase().replace(/-/g, '_');
+  if (known.includes(raw)) return raw;
+  const one = singular(input);
+  if (known.includes(one)) return one;
+  if (family === 'property' && /^[a-z][a-z0-9_]*$/.test(raw)) return raw;
+  throw new UsageError(
+    `Unknown object type "${input}" for ${WHAT[family]}.`,
+    `Object types for ${WHAT[family]}: ${known.join(', ')} (singular or plural).`,
+  );
+}
