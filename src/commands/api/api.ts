@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiResponse } from '../../api/client.ts';
+import { type PageOf, paginate } from '../../api/paginate.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readAll } from '../../io/stdin.ts';
@@ -126,13 +127,13 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
       if (failed) throw client.errorOf(res, method, target.path);
       return;
     }
-    await paginate(deps, client, method, target.path, query, body ?? {}, headers);
+    await followPages(deps, client, method, target.path, query, body ?? {}, headers);
   } finally {
     await client.close();
   }
 }
 
-async function paginate(
+async function followPages(
   deps: Deps,
   client: Awaited<ReturnType<Deps['client']>>,
   method: string,
@@ -144,36 +145,39 @@ async function paginate(
   const writer = createRowWriter<unknown>(deps.io, [], {
     format: deps.format === 'ndjson' ? 'ndjson' : 'json',
   });
-  let cursor: string | undefined;
+  const fetchPage = async (cursor: string | undefined): Promise<PageOf<unknown>> => {
+    const res = await client.request<Partial<PageOf<unknown>>>(
+      method === 'GET'
+        ? {
+            method,
+            path,
+            query: cursor ? { ...query, cursor } : query,
+            headers,
+            signal: deps.signal,
+          }
+        : { method, path, query, body: withCursor(body, cursor), headers, signal: deps.signal },
+    );
+    const page = res.body;
+    if (!page || typeof page !== 'object' || !Array.isArray(page.data)) {
+      throw new UsageError(
+        `${method} ${path} did not answer with a page ({ data, next_cursor }), so --paginate cannot follow it.`,
+      );
+    }
+    return {
+      data: page.data,
+      has_more: page.has_more ?? typeof page.next_cursor === 'string',
+      next_cursor:
+        typeof page.next_cursor === 'string' && page.next_cursor !== '' ? page.next_cursor : null,
+    };
+  };
   let pages = 0;
   const progress = await deps.io.progress('Fetching page 1…');
   try {
-    do {
-      const res = await client.request<{ data?: unknown; next_cursor?: unknown }>(
-        method === 'GET'
-          ? {
-              method,
-              path,
-              query: cursor ? { ...query, cursor } : query,
-              headers,
-              signal: deps.signal,
-            }
-          : { method, path, query, body: withCursor(body, cursor), headers, signal: deps.signal },
-      );
-      const page = res.body;
-      if (!page || typeof page !== 'object' || !Array.isArray(page.data)) {
-        throw new UsageError(
-          `${method} ${path} did not answer with a page ({ data, next_cursor }), so --paginate cannot follow it.`,
-        );
-      }
-      pages++;
-      await writer.write(page.data);
-      cursor =
-        typeof page.next_cursor === 'string' && page.next_cursor !== ''
-          ? page.next_cursor
-          : undefined;
-      progress.update(`Fetched ${pages} page${pages === 1 ? '' : 's'}, ${writer.count} items…`);
-    } while (cursor !== undefined);
+    for await (const page of paginate(fetchPage, { all: true })) {
+      pages = page.page;
+      await writer.write(page.rows);
+      progress.update(`Fetched ${pages} page${pages === 1 ? '' : 's'}, ${page.seen} items…`);
+    }
   } finally {
     progress.stop();
   }
