@@ -26,15 +26,24 @@ export class WsError extends Error {
   readonly hint: string | undefined;
   /** Machine-readable code for `--json` error output. */
   readonly code: string;
+  /** Only sets the exit code: the command already said everything (`ws props diff` finding differences). */
+  readonly silent: boolean;
   constructor(
     message: string,
-    opts: { exitCode?: ExitCode; hint?: string; code?: string; cause?: unknown } = {},
+    opts: {
+      exitCode?: ExitCode;
+      hint?: string;
+      code?: string;
+      cause?: unknown;
+      silent?: boolean;
+    } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.exitCode = opts.exitCode ?? ExitCode.error;
     this.hint = opts.hint;
     this.code = opts.code ?? 'error';
+    this.silent = opts.silent ?? false;
   }
 }
 

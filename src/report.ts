@@ -19,6 +19,7 @@ export function exitCodeOf(err: unknown): number {
 
 export function reportError(io: IOStreams, err: unknown, opts: ErrorReportOptions): number {
   const code = exitCodeOf(err);
+  if (err instanceof WsError && err.silent) return code;
   const clean = (t: string) => redactText(t, opts.secrets ?? []);
   const known = err instanceof WsError;
   const message = known

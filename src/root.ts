@@ -6,7 +6,9 @@ import { registerApi } from './commands/api/index.ts';
 import { registerAuth } from './commands/auth/index.ts';
 import { registerCompletion } from './commands/completion/index.ts';
 import { registerProfile } from './commands/profile/index.ts';
+import { registerProps } from './commands/props/index.ts';
 import { registerSandbox } from './commands/sandbox/index.ts';
+import { registerViews } from './commands/views/index.ts';
 import type { IOStreams } from './io/streams.ts';
 import { FORMATS } from './output/format.ts';
 import { VERSION } from './version.ts';
@@ -65,7 +67,9 @@ Get started:
   registerProfile(program, ctx);
   registerAuth(program, ctx);
   registerApi(program, ctx);
+  registerProps(program, ctx);
   registerSandbox(program, ctx);
+  registerViews(program, ctx);
   registerCompletion(program, ctx);
   return program;
 }

@@ -16,11 +16,23 @@ export interface paths {
          * List records
          * @description Equivalent to a query with an empty body plus conveniences. Any query parameter not listed
          *     here is an equality filter on the property of that name (repeated names mean `in`); such
-         *     values arrive as strings, so typed comparisons need the query endpoint.
+         *     values arrive as strings and are read in the property's type (`amount=100` matches the number
+         *     100, `stage=won` the option), so other comparisons need the query endpoint. A parameter naming
+         *     no property of the type is 400 (field `query.<name>`). With `list_id`, only members of that list,
+         *     with its list-scoped values among `properties`.
          */
         get: operations["listRecords"];
         put?: never;
-        /** Create a record */
+        /**
+         * Create a record
+         * @description Values in `default` are checked against the property definitions visible to the type (and `list`
+         *     values, keyed by list id, against that list's own definitions): an unknown slug or a value of the
+         *     wrong type is 400 `invalid_request` whose `errors[]` name the field (`default.amount`,
+         *     `list.<listId>.stage`); a required property left empty is 422 `unprocessable` (`code: required`).
+         *     Select values are accepted as option slug, option id or display value and stored as slugs; dates
+         *     are normalised (a date stays `YYYY-MM-DD`, a date-time becomes UTC ISO-8601); references take the
+         *     id of an existing record. Answers 201 with `etag` and `Location`.
+         */
         post: operations["createRecord"];
         delete?: never;
         options?: never;
@@ -42,7 +54,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Query records with filters, sort and pagination */
+        /**
+         * Query records with filters, sort and pagination
+         * @description Each `filter` entry holds conditions that must all hold; entries are joined by `combinator`
+         *     (default AND). Slugs may be dot paths through references (`organization.name`). Operands are read
+         *     in the property's type (`"100"` is a number for a num property; select operands are option
+         *     slugs, ids or display values; dates are ISO-8601). `=` and `in` are equality (membership on
+         *     multi-valued properties); `!=`, `not_in` and `not_contains` are their exact negations, so records
+         *     without a value match them; `<`, `>`, `<=`, `>=` and `between` (inclusive, `[low, high]` or
+         *     `"low,high"`) compare in the property's type (select options by display order) and never match
+         *     a record without a value; `contains`, `begins_with` and `ends_with` match text ignoring case
+         *     (`contains` on a multi-valued property is membership; with an array, every element); `is_null`
+         *     holds for no value, `""` or `[]`; `exists` for any stored value. `false` turns `is_null`,
+         *     `is_not_null`, `exists` and `not_exists` around. Sort entries give priority by array order;
+         *     records without a value sort last. An unknown slug, operator or option, or an operand the
+         *     property cannot hold, is 400 naming the field (`query.filter[0].amount.>`). `select: []` returns
+         *     only ids. `id` restricts to those records. A cursor from another query (other filter, sort, list,
+         *     `deleted` or `id`) is 400. `boxes` and `sources` are accepted and not applied: sandbox records
+         *     belong to no box and have no source.
+         */
         post: operations["queryRecords"];
         delete?: never;
         options?: never;
@@ -93,7 +123,22 @@ export interface paths {
          * Import many records
          * @description Fewer than 100 objects run synchronously: 200 with the finished job (`job_id` null, `results` inline).
          *     100 or more start an asynchronous job: 202 with `status: processing` and a `Location` header
-         *     naming the import status URL, pollable for 7 days.
+         *     naming the import status URL, pollable for 7 days. At most 100,000 objects per call.
+         *
+         *     Each object is a row, attempted on its own: a row whose values break a property definition
+         *     (a value of the wrong type, a required property left empty, a slug no visible definition has)
+         *     fails alone, with `error` in its row result; the other rows go on. With `options.dedupe_by`, a
+         *     row whose value of that property matches an existing record (`caseInsensitive`: ignoring case)
+         *     patches that record (`existing: true`; `updated: true` when a value changed) instead of creating
+         *     one; rows of the same import match the records earlier rows created. A row that matches several
+         *     records fails with `dedupe_conflict`.
+         *
+         *     A job fails as a whole (`status: failed`, `error` set, no row attempted) when `dedupe_by`
+         *     names a property the object type (and list) does not have: `unknown_dedupe_property`. For a
+         *     synchronous import that answer is the 200; an asynchronous job moves from `processing` to `failed`.
+         *
+         *     With an `Idempotency-Key`, a retry of the same call is answered with the first answer: the same
+         *     job (same `job_id`, same `Location`), never a second import, also while that job is still processing.
          */
         post: operations["importRecords"];
         delete?: never;
@@ -200,7 +245,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get one record */
+        /**
+         * Get one record
+         * @description A soft-deleted record is 404 unless `deleted=true`.
+         */
         get: operations["getRecord"];
         put?: never;
         post?: never;
@@ -286,7 +334,10 @@ export interface paths {
         };
         /**
          * Poll an import job
-         * @description Asynchronous jobs are kept for 7 days; after that, and for unknown ids, the answer is 404.
+         * @description Asynchronous jobs are kept for 7 days after their creation (`expires_at`); after that, and for
+         *     unknown ids, the answer is 404 `not_found` (the message says whether the job expired).
+         *     `processed` grows while the job runs; `results` (every row, in input order) is filled once the
+         *     job is complete (or failed).
          */
         get: operations["getImportJob"];
         put?: never;
@@ -311,9 +362,18 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read the grant of a deal or action */
+        /**
+         * Read the grant of a deal or action
+         * @description A record never granted has the empty grant (`share_level` null, empty maps). The participant
+         *     arrays hold the ids the record's reference properties (ref_ and multiref_) to contacts,
+         *     identities and organizations carry (`[]` when they are empty), and are null for a kind no
+         *     property of the type refers to. A missing or soft-deleted record is 404.
+         */
         get: operations["getGrant"];
-        /** Replace the grant of a deal or action */
+        /**
+         * Replace the grant of a deal or action
+         * @description Idempotent full replacement; answers the grant as stored (see `GrantWrite` for the accepted forms).
+         */
         put: operations["putGrant"];
         post?: never;
         delete?: never;
@@ -332,7 +392,15 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** List property definitions of every object type */
+        /**
+         * List property definitions of every object type
+         * @description Definitions keyed by object type, then by definition id. Every object type is a key, even with no match.
+         *     Without `list_id`: every definition (shared defaults, workspace-global ones and every list's own,
+         *     each with its `list_id`); with `list_id`: what that list shows (shared defaults, workspace-global
+         *     ones and that list's own). `term` keeps definitions whose name or slug contains it, ignoring case.
+         *     `options` appear only with `include_options=true` (with `list_id`, the options that list shows).
+         *     `autofill` is accepted and changes nothing: the sandbox has no autofilled properties.
+         */
         get: operations["listAllProperties"];
         put?: never;
         post?: never;
@@ -359,15 +427,24 @@ export interface paths {
         };
         /**
          * List property definitions of one object type
-         * @description The answer has a single key, the object type of the path.
+         * @description Definitions keyed by object type, then by definition id. The answer has a single key, the object type of the path.
+         *     Without `list_id`: every definition (shared defaults, workspace-global ones and every list's own,
+         *     each with its `list_id`); with `list_id`: what that list shows (shared defaults, workspace-global
+         *     ones and that list's own). `term` keeps definitions whose name or slug contains it, ignoring case.
+         *     `options` appear only with `include_options=true` (with `list_id`, the options that list shows).
+         *     `autofill` is accepted and changes nothing: the sandbox has no autofilled properties.
          */
         get: operations["listProperties"];
         put?: never;
         /**
          * Create a property definition
-         * @description Answers 201 with the created definition (the sandbox's choice; the hosted status is not published).
-         *     A name already taken in its scope, or an explicit slug that collides, gives 409.
-         *     Look up an existing property with `term` before creating a near-duplicate.
+         * @description Answers 201 with the created definition, options included (the sandbox's choice; the hosted
+         *     status is not published). A name already taken in its scope (ignoring case), or an explicit slug
+         *     that collides, gives 409 `conflict` naming the existing definition (`details.existing`). The scope
+         *     of a list's definition is what that list shows; a workspace-global one must be unique among
+         *     every definition of the type. Options on a type other than select_str and multiselect_str, and a
+         *     `role_id` whose data type does not match `type`, give 400. Look up an existing property with
+         *     `term` before creating a near-duplicate.
          */
         post: operations["createProperty"];
         delete?: never;
@@ -398,14 +475,19 @@ export interface paths {
         /**
          * Delete a property definition
          * @description Answers 204 with no body (the sandbox's choice; the hosted status is not published).
-         *     `type` is required: it identifies the table, as in the patch body.
+         *     `type` is required: it identifies the table, as in the patch body; a `list_id` other than the
+         *     definition's is 400. Shared defaults (`locked`), and definitions a view uses, cannot be deleted:
+         *     409 `conflict` (the message names the views). Records keep their values of a deleted definition.
          */
         delete: operations["deleteProperty"];
         options?: never;
         head?: never;
         /**
          * Edit a property definition
-         * @description Answers 200 with the definition (the sandbox's choice; the hosted status is not published).
+         * @description Answers 200 with the definition, options included (the sandbox's choice; the hosted status is not
+         *     published). `type` must be the definition's type (400 otherwise). Shared defaults (`locked`) cannot
+         *     be changed: 409 `conflict`. Moving a definition (`list_id`) to a list where a view using it would
+         *     no longer see it is 409 too.
          */
         patch: operations["updateProperty"];
         trace?: never;
@@ -430,7 +512,9 @@ export interface paths {
         put?: never;
         /**
          * Add an option to a select property
-         * @description Answers 201 with the option (the sandbox's choice; the hosted status is not published).
+         * @description Answers 201 with the option (the sandbox's choice; the hosted status is not published). The slug
+         *     defaults to the slugified value (with a numeric suffix when taken); values (ignoring case) and
+         *     slugs are unique within the definition (409). Options of locked shared defaults cannot change (409).
          */
         post: operations["createPropertyOption"];
         delete?: never;
@@ -461,14 +545,16 @@ export interface paths {
         post?: never;
         /**
          * Remove an option from a select property
-         * @description Answers 204 with no body (the sandbox's choice; the hosted status is not published).
+         * @description Answers 204 with no body (the sandbox's choice; the hosted status is not published). A `type` other
+         *     than the definition's, or a `list_id` other than the option's, is 400. Records keep the slug they hold.
          */
         delete: operations["deletePropertyOption"];
         options?: never;
         head?: never;
         /**
          * Edit an option of a select property
-         * @description Answers 200 with the option (the sandbox's choice; the hosted status is not published).
+         * @description Answers 200 with the option (the sandbox's choice; the hosted status is not published). Records keep
+         *     the option's old slug when the slug changes.
          */
         patch: operations["updatePropertyOption"];
         trace?: never;
@@ -487,13 +573,19 @@ export interface paths {
         /**
          * List views (sandbox extension)
          * @description Sandbox extension: the hosted service does not document a list operation on views.
-         *     Clients must not rely on it against the hosted service.
+         *     Clients must not rely on it against the hosted service. Views in creation order, at most `limit`
+         *     (default and most 50) per page; `list_id` keeps the views of that list.
          */
         get: operations["listViews"];
         put?: never;
         /**
          * Create a view
          * @description Answers 201 with the view bundle (the sandbox's choice; the hosted status is not published).
+         *     Every property the view names (`select`, `filter` and `sort` keys, `group_by`,
+         *     `aggregation_prop_def_id`) must be one the object type shows on the view's list (`list_id`);
+         *     dot-paths follow reference properties (at most 4 slugs). Otherwise 400 with a field error per
+         *     problem (`body.select[0]`, `body.filter[1].stage`, ...). Defaults: `combinator` AND, empty
+         *     `select` (every property), `filter` and `sort`, other fields null.
          */
         post: operations["createView"];
         delete?: never;
@@ -516,7 +608,10 @@ export interface paths {
         };
         /**
          * Read a view, optionally with its records
-         * @description With `include=records` the answer is the wrapper `{ view, records }`; `cursor`, `limit` and `page` apply to the records part.
+         * @description With `include=records` the answer is the wrapper `{ view, records }`: the view's `select`, `filter`,
+         *     `sort` and `combinator` run as a record query of the object type (on the view's list when it has
+         *     one), and `cursor`, `limit` and `page` page that part as on the query endpoint. Without `include`,
+         *     `cursor`, `limit` and `page` are ignored.
          */
         get: operations["getView"];
         put?: never;
@@ -918,14 +1013,19 @@ export interface components {
             /** @description Adds `total`, the count ignoring pagination. */
             include_total?: boolean;
         };
+        /** @description Closed, as are its options (a misspelt option would silently import duplicates). */
         ImportBody: {
             /** @description Fewer than 100 run synchronously; 100 or more start an asynchronous job. */
             objects: components["schemas"]["RecordWrite"][];
             options?: {
                 /** @description Slug of the property that identifies an existing record. */
                 dedupe_by?: string;
+                /** @description Match `dedupe_by` values ignoring case (default false). */
                 caseInsensitive?: boolean;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description Validate rows against the properties of this list too, and add the records to it.
+                 */
                 list_id?: string;
             };
         };
@@ -935,8 +1035,13 @@ export interface components {
             created?: boolean;
             /** @description True when the row matched a record by the dedupe key. */
             existing?: boolean;
+            /** @description True when the row changed a value of the matched record (false for created rows). */
             updated?: boolean;
             input_index: number;
+            /**
+             * @description Set when the row failed. Sandbox codes: the first field problem's (`type`, `format`,
+             *     `required`, `unknown_property`, `unknown_option`, `not_found`), or `dedupe_conflict`.
+             */
             error?: components["schemas"]["ErrorItem"];
         };
         ImportJob: {
@@ -955,9 +1060,15 @@ export interface components {
             updated_at?: string | null;
             /** Format: date-time */
             expires_at?: string | null;
-            /** @description Job-level error; set only when status is failed. */
+            /**
+             * @description Job-level error; set only when status is failed. Sandbox codes: `unknown_dedupe_property`
+             *     (no row attempted), `internal_error` (the rows before the failing one stay imported).
+             */
             error?: components["schemas"]["ErrorItem"];
-            /** @description Always present for synchronous imports; for asynchronous ones filled once complete. */
+            /**
+             * @description Always present for synchronous imports; for asynchronous ones filled once complete (or failed),
+             *     one per row in input order.
+             */
             results?: components["schemas"]["RowResult"][];
         };
         /** @description A record patch; fields beyond `id` are those of a record patch (`default`, `list`). */
@@ -968,10 +1079,15 @@ export interface components {
             list?: unknown;
         };
         BatchUpdateBody: {
-            items: components["schemas"]["BatchUpdateItem"][];
+            /**
+             * @description Each item is a `BatchUpdateItem`. Items are checked one by one, not at the door: an item that
+             *     is not an object with a string `id` gets a result with `id: null` and status `error`.
+             */
+            items: unknown[];
         };
         BatchDeleteBody: {
-            ids: string[];
+            /** @description Record ids, checked one by one; an entry that is not a string gets a result with `id` null. */
+            ids: unknown[];
         };
         BulkItemResult: {
             /** @description Null when the input item could not be parsed. */
@@ -1012,11 +1128,25 @@ export interface components {
             organization_ids?: string[] | null;
             share_level?: components["schemas"]["ShareLevel"] | null;
         };
+        /**
+         * @description The whole grant (PUT replaces it; a map left out becomes empty, a missing `share_level` null).
+         *     Maps may be given in the older form, arrays of single-entry maps, and `group_id` under its older
+         *     name `team_group_id` (not both); answers always use plain maps and `group_id`. The read-only
+         *     participant arrays are accepted (so a read grant can be sent back) and ignored.
+         */
         GrantWrite: {
-            share_level?: components["schemas"]["ShareLevel"];
-            group_id?: components["schemas"]["PermissionMap"];
-            team_id?: components["schemas"]["PermissionMap"];
-            user_id?: components["schemas"]["PermissionMap"];
+            share_level?: components["schemas"]["ShareLevel"] | null;
+            group_id?: components["schemas"]["PermissionMapOrList"];
+            /** @description Older name of `group_id`. */
+            team_group_id?: components["schemas"]["PermissionMapOrList"];
+            team_id?: components["schemas"]["PermissionMapOrList"];
+            user_id?: components["schemas"]["PermissionMapOrList"];
+            /** @description Read-only; ignored. */
+            contact_ids?: string[] | null;
+            /** @description Read-only; ignored. */
+            identity_ids?: string[] | null;
+            /** @description Read-only; ignored. */
+            organization_ids?: string[] | null;
         };
         PropertyOption: {
             /** Format: uuid */
@@ -1072,6 +1202,18 @@ export interface components {
              * @description Definitions with team_id and crm_id null are shared defaults.
              */
             team_id?: string | null;
+            /** @description Sandbox addition; the object type the definition belongs to. */
+            object_type?: string;
+            /**
+             * Format: date-time
+             * @description Sandbox addition.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description Sandbox addition.
+             */
+            updated_at?: string;
         };
         /** @description Definitions keyed by object type, then by definition id. */
         PropertyMap: {
@@ -1099,6 +1241,12 @@ export interface components {
              * @description Omitting it makes a workspace-global definition shown on every list of the type.
              */
             list_id?: string;
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+             */
+            crm_id?: string | null;
             /** @description Honoured only for select_str and multiselect_str. */
             options?: components["schemas"]["OptionInline"][];
             /** @default false */
@@ -1120,6 +1268,12 @@ export interface components {
             required?: boolean;
             /** Format: uuid */
             list_id?: string | null;
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+             */
+            crm_id?: string | null;
         };
         OptionCreate: {
             /** @description Storage type of the definition. */
@@ -1130,6 +1284,12 @@ export interface components {
             icon?: string | null;
             /** Format: uuid */
             list_id?: string | null;
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+             */
+            crm_id?: string | null;
             option_group?: string | null;
             /** @description Defaults to the slugified value. */
             slug?: string;
@@ -1148,6 +1308,12 @@ export interface components {
             sort_index?: number | null;
             /** Format: uuid */
             list_id?: string | null;
+            /**
+             * Format: uuid
+             * @deprecated
+             * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+             */
+            crm_id?: string | null;
         };
         /**
          * @description grid (a table), list, or kanban (a board). Calendar views are not offered through the API.
@@ -1186,6 +1352,8 @@ export interface components {
         View: {
             /** Format: uuid */
             id: string;
+            /** @description Sandbox addition; the object type of the path. */
+            object_type?: string;
             name: string;
             /** @description grid, list or kanban through the API; other values may exist in the product. */
             view_type: string;
@@ -1661,10 +1829,11 @@ export interface components {
         Page: number;
         /** @description Scope properties to a list or app. */
         ListIdQuery: string;
+        /** @description Accepted; the sandbox has no autofilled properties, so it changes nothing there. */
         Autofill: boolean;
-        /** @description Search term matched against definition names and slugs. */
+        /** @description Keeps definitions whose name or slug contains the term, ignoring case. */
         Term: string;
-        /** @description Include the options of select definitions. */
+        /** @description Include the options of select definitions (default false; options are left out). */
         IncludeOptions: boolean;
         DeliveryStatus: "success" | "failed";
         DeliveryType: "delivery" | "verification" | "all";
@@ -1682,6 +1851,8 @@ export interface components {
         ETag: string;
         /** @description Version of the returned record, for `If-Match`. */
         ETagRequired: string;
+        /** @description Path of the created record. */
+        RecordLocation: string;
         /** @description `true` when the answer is a replay of the first response for this Idempotency-Key. */
         IdempotentReplay: "true";
         /** @description Seconds to wait before retrying. */
@@ -1769,6 +1940,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     etag: components["headers"]["ETag"];
+                    location: components["headers"]["RecordLocation"];
                     "idempotent-replay": components["headers"]["IdempotentReplay"];
                     [name: string]: unknown;
                 };
@@ -2111,6 +2283,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     etag: components["headers"]["ETag"];
+                    location: components["headers"]["RecordLocation"];
                     "idempotent-replay": components["headers"]["IdempotentReplay"];
                     [name: string]: unknown;
                 };
@@ -2136,6 +2309,8 @@ export interface operations {
             query?: {
                 /** @description Comma-separated slugs, dot notation for relationships. Default all properties. */
                 select?: string;
+                /** @description Also return the record when it is soft-deleted; send the literal string `true`. */
+                deleted?: boolean;
             };
             header?: never;
             path: {
@@ -2283,6 +2458,7 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     etag: components["headers"]["ETag"];
+                    location: components["headers"]["RecordLocation"];
                     "idempotent-replay": components["headers"]["IdempotentReplay"];
                     [name: string]: unknown;
                 };
@@ -2469,12 +2645,13 @@ export interface operations {
     listAllProperties: {
         parameters: {
             query?: {
+                /** @description Accepted; the sandbox has no autofilled properties, so it changes nothing there. */
                 autofill?: components["parameters"]["Autofill"];
                 /** @description Scope properties to a list or app. */
                 list_id?: components["parameters"]["ListIdQuery"];
-                /** @description Search term matched against definition names and slugs. */
+                /** @description Keeps definitions whose name or slug contains the term, ignoring case. */
                 term?: components["parameters"]["Term"];
-                /** @description Include the options of select definitions. */
+                /** @description Include the options of select definitions (default false; options are left out). */
                 include_options?: components["parameters"]["IncludeOptions"];
             };
             header?: never;
@@ -2509,12 +2686,13 @@ export interface operations {
     listProperties: {
         parameters: {
             query?: {
+                /** @description Accepted; the sandbox has no autofilled properties, so it changes nothing there. */
                 autofill?: components["parameters"]["Autofill"];
                 /** @description Scope properties to a list or app. */
                 list_id?: components["parameters"]["ListIdQuery"];
-                /** @description Search term matched against definition names and slugs. */
+                /** @description Keeps definitions whose name or slug contains the term, ignoring case. */
                 term?: components["parameters"]["Term"];
-                /** @description Include the options of select definitions. */
+                /** @description Include the options of select definitions (default false; options are left out). */
                 include_options?: components["parameters"]["IncludeOptions"];
             };
             header?: never;

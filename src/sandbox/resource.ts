@@ -92,4 +92,9 @@ export interface Resource {
   routes: RouteDef[];
   /** Slices of the store the resource keeps its state in (loaded and checked at start). */
   slices?: SliceDef<Slice>[];
+  /**
+   * Background work: called once the sandbox listens (state restored from a data file is
+   * in the store by then); the function it returns is called when the sandbox closes.
+   */
+  start?: (store: Store) => (() => void) | undefined;
 }

@@ -181,6 +181,7 @@ export async function launchSandbox(
     throw err;
   }
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  const stops = resources.flatMap((r) => r.start?.(store) ?? []);
 
   let closing: Promise<void> | undefined;
   return {
@@ -197,6 +198,7 @@ export async function launchSandbox(
     },
     close: () => {
       closing ??= (async () => {
+        for (const stop of stops) stop();
         await server.close();
         unsubscribe();
         await writer?.close();

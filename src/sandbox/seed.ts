@@ -9,17 +9,19 @@ const SEED = 0x5eed_2025;
 /** Creation time of the first demo record; each next one is an hour later. */
 const BASE_TIME = Date.parse('2025-01-06T09:00:00.000Z');
 
+// Values fit the shared default definitions (resources/properties/defaults.ts): select
+// values are option slugs, references are record ids, dates are YYYY-MM-DD.
 const ORGANIZATIONS: [name: string, slug: string, industry: string, employees: number][] = [
-  ['Northwind Traders', 'northwind', 'Wholesale', 420],
-  ['Acme Robotics', 'acme-robotics', 'Manufacturing', 1250],
-  ['Bluefin Analytics', 'bluefin', 'Software', 85],
-  ['Cedar & Stone Architects', 'cedarstone', 'Architecture', 40],
-  ['Helios Energy', 'helios-energy', 'Energy', 3100],
-  ['Lumen Health', 'lumenhealth', 'Healthcare', 760],
-  ['Orbit Logistics', 'orbit-logistics', 'Logistics', 2200],
-  ['Pinecrest Capital', 'pinecrest', 'Financial services', 130],
-  ['Quill Publishing', 'quill', 'Media', 60],
-  ['Tidewater Foods', 'tidewater', 'Food & beverage', 980],
+  ['Northwind Traders', 'northwind', 'retail', 420],
+  ['Acme Robotics', 'acme-robotics', 'manufacturing', 1250],
+  ['Bluefin Analytics', 'bluefin', 'software', 85],
+  ['Cedar & Stone Academy', 'cedarstone', 'education', 40],
+  ['Helios Energy', 'helios-energy', 'manufacturing', 3100],
+  ['Lumen Health', 'lumenhealth', 'healthcare', 760],
+  ['Orbit Logistics', 'orbit-logistics', 'software', 2200],
+  ['Pinecrest Capital', 'pinecrest', 'finance', 130],
+  ['Quill Publishing', 'quill', 'education', 60],
+  ['Tidewater Foods', 'tidewater', 'retail', 980],
 ];
 
 const FIRST_NAMES = [
@@ -97,75 +99,102 @@ const DEAL_KINDS = [
   'Onboarding',
 ];
 const STAGES = ['lead', 'qualified', 'proposal', 'won', 'lost'] as const;
+/** Win probability (percent) of a deal in each stage. */
+const PROBABILITY: Record<(typeof STAGES)[number], number> = {
+  lead: 10,
+  qualified: 30,
+  proposal: 60,
+  won: 100,
+  lost: 0,
+};
 
 /** Fill the store with the demo workspace. Returns the number of records created. */
 export function seedDemo(store: Store): number {
   const records = recordsOf(store);
   const random = mulberry32(SEED);
   let created = 0;
-  const add = (type: ObjectType, values: Values) => {
-    records.create(type, {
+  const add = (type: ObjectType, values: Values): string => {
+    const { id } = records.create(type, {
       id: uuidFrom(random),
       default: values,
       at: new Date(BASE_TIME + created * 3_600_000).toISOString(),
     });
     created++;
+    return id;
   };
 
-  for (const [name, slug, industry, employees] of ORGANIZATIONS) {
-    add('organization', { name, domain: `${slug}.example`, industry, employees });
-  }
+  const orgIds = ORGANIZATIONS.map(([name, slug, industry, employees]) =>
+    add('organization', { name, domain: `${slug}.example`, industry, employees }),
+  );
 
+  /** Contact ids by full name, and the first contact of each organization (by index). */
+  const contactIds = new Map<string, string>();
+  const firstContactOf: string[] = [];
   for (let i = 0; i < 25; i++) {
     const first = FIRST_NAMES[i]!;
     const last = LAST_NAMES[(i * 7) % LAST_NAMES.length]!;
     const [company, slug] = ORGANIZATIONS[i % ORGANIZATIONS.length]!;
-    add('contact', {
+    const id = add('contact', {
       name: `${first} ${last}`,
       email: `${first}.${last}@${slug}.example`.toLowerCase(),
       phone: `+1 415 555 01${String(i + 10).padStart(2, '0')}`,
       company,
       title: pick(random, TITLES),
     });
+    contactIds.set(`${first} ${last}`, id);
+    firstContactOf[i % ORGANIZATIONS.length] ??= id;
   }
 
   for (let i = 0; i < 12; i++) {
-    const [company] = ORGANIZATIONS[(i * 3) % ORGANIZATIONS.length]!;
+    const org = (i * 3) % ORGANIZATIONS.length;
+    const [company] = ORGANIZATIONS[org]!;
     const month = 1 + ((i * 5) % 12);
     const day = 1 + Math.floor(random() * 28);
+    const stage = STAGES[i % STAGES.length]!;
     add('deal', {
       name: `${company}: ${pick(random, DEAL_KINDS)}`,
       amount: 5_000 + Math.round(random() * 95) * 1_000,
-      stage: STAGES[i % STAGES.length]!,
+      stage,
+      probability: PROBABILITY[stage],
       close_date: `2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
-      organization: company,
+      organization: orgIds[org]!,
+      contact: firstContactOf[org]!,
     });
   }
 
+  const contact = (name: string): string => {
+    const id = contactIds.get(name);
+    if (id === undefined) throw new Error(`The demo seed has no contact named ${name}`);
+    return id;
+  };
+
   const identities: [name: string, provider: string, handle: string][] = [
     ['Ada Lovelace', 'email', 'ada.lovelace@northwind.example'],
-    ['Bruno Walsh', 'linkedin', 'bruno-walsh'],
-    ['Chloe Martin', 'linkedin', 'chloe-martin-ops'],
-    ['Dmitri Said', 'email', 'dmitri.said@bluefin.example'],
+    ['Bruno Tanaka', 'linkedin', 'bruno-tanaka'],
+    ['Chloe Brown', 'twitter', 'chloe_ops'],
+    ['Farid Sato', 'email', 'farid.sato@lumenhealth.example'],
   ];
-  for (const [name, provider, handle] of identities) add('identity', { name, provider, handle });
+  for (const [name, provider, handle] of identities) {
+    const email = provider === 'email' ? { email: handle } : {};
+    add('identity', { name, ...email, provider, handle, contact: contact(name) });
+  }
 
-  const actions: [name: string, type: string, status: string, due: string][] = [
-    ['Call Ada about the renewal', 'call', 'open', '2025-02-03'],
-    ['Send the Helios proposal', 'email', 'done', '2025-01-20'],
-    ['Quarterly review with Orbit Logistics', 'meeting', 'open', '2025-03-12'],
-    ['Prepare the Pinecrest security questionnaire', 'task', 'open', '2025-02-18'],
+  const actions: [title: string, status: string, priority: string, due: string, who: string][] = [
+    ['Call Ada about the renewal', 'todo', 'high', '2025-02-03', 'Ada Lovelace'],
+    ['Send the Helios proposal', 'done', 'medium', '2025-01-20', 'Elena Ivanov'],
+    ['Quarterly review with Orbit Logistics', 'in_progress', 'medium', '2025-03-12', 'Grace Silva'],
+    ['Prepare the Pinecrest security questionnaire', 'todo', 'low', '2025-02-18', 'Hiro Dubois'],
   ];
-  for (const [name, type, status, due_date] of actions)
-    add('action', { name, type, status, due_date });
+  for (const [title, status, priority, due_date, who] of actions)
+    add('action', { title, status, priority, due_date, contact: contact(who) });
 
-  const documents: [name: string, kind: string, file: string][] = [
-    ['Master services agreement: Northwind', 'contract', 'msa-northwind.pdf'],
-    ['Helios Energy proposal v2', 'proposal', 'helios-proposal-v2.pdf'],
-    ['Onboarding checklist', 'guide', 'onboarding-checklist.md'],
+  const documents: [title: string, kind: string, file: string, size: number][] = [
+    ['Master services agreement: Northwind', 'contract', 'msa-northwind.pdf', 184_320],
+    ['Helios Energy proposal v2', 'proposal', 'helios-proposal-v2.pdf', 92_160],
+    ['Onboarding checklist', 'other', 'onboarding-checklist.md', 4_096],
   ];
-  for (const [name, kind, file] of documents) {
-    add('document', { name, kind, url: `https://files.example/demo/${file}` });
+  for (const [title, kind, file, size] of documents) {
+    add('document', { title, kind, url: `https://files.example/demo/${file}`, size });
   }
   return created;
 }

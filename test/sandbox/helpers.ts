@@ -179,7 +179,14 @@ export function testResource(hooks: TestHooks): Resource {
 }
 
 export function withTestRoutes(hooks: TestHooks): Resource[] {
-  return [...builtinResources, testResource(hooks)];
+  // The test routes stand in for the real ones at the same method and path.
+  const test = testResource(hooks);
+  const replaced = new Set(test.routes.map((r) => `${r.method} ${r.path}`));
+  const kept = builtinResources.map((resource) => ({
+    ...resource,
+    routes: resource.routes.filter((r) => !replaced.has(`${r.method} ${r.path}`)),
+  }));
+  return [...kept, test];
 }
 
 export { SandboxError };

@@ -2,7 +2,18 @@
 // handlers.ts and model.ts, and one line here.
 
 import type { Resource } from '../resource.ts';
+import { grantsResource } from './grants/routes.ts';
+import { importsResource } from './imports/routes.ts';
+import { propertiesResource } from './properties/routes.ts';
 import { recordsResource } from './records/routes.ts';
+import { viewsResource } from './views/routes.ts';
 import { webhooksResource } from './webhooks/routes.ts';
 
-export const resources: readonly Resource[] = [recordsResource, webhooksResource];
+export const resources: readonly Resource[] = [
+  recordsResource,
+  grantsResource,
+  propertiesResource,
+  viewsResource,
+  importsResource,
+  webhooksResource,
+];

@@ -1,8 +1,11 @@
 // Records: per object type, the records of the workspace, kept in the store's `records`
 // slice. The model owns every rule about their state (timestamps, versions, soft delete,
-// list membership) and keeps running counts so counting is O(1).
+// list membership) and keeps running counts so counting is O(1). Values arrive here already
+// checked against the property definitions (values.ts); a null value clears a property.
+// `generation` grows with every change, so query results can be cached until the next one.
 
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { notFound } from '../../errors.ts';
 import {
   defineSlice,
@@ -58,10 +61,13 @@ export interface NewRecord {
 }
 
 export interface RecordChanges {
-  /** Values to set, by slug (other slugs keep their values). */
+  /** Values to set, by slug (other slugs keep their values); null clears a value. */
   default?: Values;
-  /** List-scoped values to set, by list id then slug; a new list id adds a membership. */
-  lists?: Record<string, Values>;
+  /**
+   * List-scoped values to set, by list id then slug (null clears a value); a new list id
+   * adds a membership, a null in place of the values removes the membership.
+   */
+  lists?: Record<string, Values | null>;
 }
 
 interface Table {
@@ -81,6 +87,7 @@ function emptyTables(): Map<ObjectType, Table> {
 export class RecordsModel implements Slice {
   private tables = emptyTables();
   private readonly ctx: SliceContext;
+  private gen = 0;
 
   constructor(ctx: SliceContext) {
     this.ctx = ctx;
@@ -93,8 +100,13 @@ export class RecordsModel implements Slice {
     const at = input.at ?? this.ctx.clock.iso();
     const record: StoredRecord = {
       id,
-      default: structuredClone(input.default ?? {}),
-      lists: structuredClone(input.lists ?? {}),
+      default: withoutNulls(structuredClone(input.default ?? {})),
+      lists: Object.fromEntries(
+        Object.entries(structuredClone(input.lists ?? {})).map(([list, values]) => [
+          list,
+          withoutNulls(values),
+        ]),
+      ),
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -102,8 +114,14 @@ export class RecordsModel implements Slice {
     };
     table.rows.set(id, record);
     adjust(table, record, +1);
+    this.gen++;
     this.ctx.changed();
     return record;
+  }
+
+  /** Grows on every change of any record (and on reset and load). */
+  get generation(): number {
+    return this.gen;
   }
 
   /** The record with `id`, soft-deleted or not; undefined when there is none. */
@@ -121,16 +139,29 @@ export class RecordsModel implements Slice {
     }
   }
 
-  /** Set values on a record (soft-deleted or not); bumps version and updated_at. */
+  /**
+   * Set values on a record (soft-deleted or not). Bumps version and updated_at when
+   * something changed; a change that sets what is already there leaves the record as it was.
+   */
   update(type: ObjectType, id: string, changes: RecordChanges): Readonly<StoredRecord> {
     const table = this.table(type);
     const record = this.require(type, id);
+    const nextDefault = merged(record.default, changes.default);
+    const nextLists: Record<string, Values> = { ...record.lists };
+    for (const [listId, values] of Object.entries(changes.lists ?? {})) {
+      if (values === null) delete nextLists[listId];
+      else nextLists[listId] = merged(record.lists[listId] ?? {}, values);
+    }
+    if (
+      isDeepStrictEqual(nextDefault, record.default) &&
+      isDeepStrictEqual(nextLists, record.lists)
+    ) {
+      return record;
+    }
     const active = record.deleted_at === null;
     if (active) adjust(table, record, -1);
-    Object.assign(record.default, structuredClone(changes.default ?? {}));
-    for (const [listId, values] of Object.entries(changes.lists ?? {})) {
-      record.lists[listId] = { ...record.lists[listId], ...structuredClone(values) };
-    }
+    record.default = nextDefault;
+    record.lists = nextLists;
     if (active) adjust(table, record, +1);
     this.touch(record);
     return record;
@@ -167,6 +198,7 @@ export class RecordsModel implements Slice {
 
   reset(): void {
     this.tables = emptyTables();
+    this.gen++;
   }
 
   isEmpty(): boolean {
@@ -205,6 +237,7 @@ export class RecordsModel implements Slice {
       }
     }
     this.tables = tables;
+    this.gen++;
   }
 
   private table(type: ObjectType): Table {
@@ -220,10 +253,26 @@ export class RecordsModel implements Slice {
   }
 
   private touch(record: StoredRecord): void {
+    this.gen++;
     record.version++;
     record.updated_at = this.ctx.clock.iso();
     this.ctx.changed();
   }
+}
+
+/** `values` with `changes` applied: a null clears the slug; values are copied in. */
+function merged(values: Values, changes: Values | undefined): Values {
+  const next: Values = { ...values };
+  for (const [slug, value] of Object.entries(changes ?? {})) {
+    if (value === null) delete next[slug];
+    else next[slug] = structuredClone(value);
+  }
+  return next;
+}
+
+function withoutNulls(values: Values): Values {
+  for (const [slug, value] of Object.entries(values)) if (value === null) delete values[slug];
+  return values;
 }
 
 function adjust(table: Table, record: StoredRecord, delta: 1 | -1): void {

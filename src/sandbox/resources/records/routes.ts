@@ -1,18 +1,51 @@
-import type { Resource } from '../../resource.ts';
-import { countRecords, requireObjectType } from './handlers.ts';
+import type { ApiRoute, Handler, HttpMethod, Resource } from '../../resource.ts';
+import {
+  batchDeleteRecords,
+  batchUpdateRecords,
+  countRecords,
+  createRecord,
+  deleteRecord,
+  duplicateRecord,
+  findRecordByValue,
+  getRecord,
+  listRecords,
+  queryRecords,
+  requireObjectType,
+  restoreRecord,
+  updateRecord,
+  upsertRecordByValue,
+} from './handlers.ts';
 import { recordsSlice } from './model.ts';
+
+const BASE = '/v2/prism/{teamId}/{objectType}';
+
+function route(method: HttpMethod, path: string, operationId: string, handler: Handler): ApiRoute {
+  return {
+    kind: 'api',
+    method,
+    path: BASE + path,
+    operationId,
+    resolve: requireObjectType,
+    handler,
+  };
+}
 
 export const recordsResource: Resource = {
   name: 'records',
   slices: [recordsSlice],
   routes: [
-    {
-      kind: 'api',
-      method: 'GET',
-      path: '/v2/prism/{teamId}/{objectType}/count',
-      operationId: 'countRecords',
-      resolve: requireObjectType,
-      handler: countRecords,
-    },
+    route('POST', '', 'createRecord', createRecord),
+    route('GET', '', 'listRecords', listRecords),
+    route('POST', '/query', 'queryRecords', queryRecords),
+    route('GET', '/count', 'countRecords', countRecords),
+    route('POST', '/batch/update', 'batchUpdateRecords', batchUpdateRecords),
+    route('POST', '/batch/delete', 'batchDeleteRecords', batchDeleteRecords),
+    route('GET', '/by/{slug}/{value}', 'findRecordByValue', findRecordByValue),
+    route('PUT', '/by/{slug}/{value}', 'upsertRecordByValue', upsertRecordByValue),
+    route('GET', '/{id}', 'getRecord', getRecord),
+    route('PATCH', '/{id}', 'updateRecord', updateRecord),
+    route('DELETE', '/{id}', 'deleteRecord', deleteRecord),
+    route('POST', '/{id}/duplicate', 'duplicateRecord', duplicateRecord),
+    route('POST', '/{id}/restore', 'restoreRecord', restoreRecord),
   ],
 };

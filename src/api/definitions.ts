@@ -1,0 +1,344 @@
+// The property definitions cache. Commands that need the types of properties (typed
+// --set values, CSV coercion, --where checks, props commands that take a slug) read
+// definitions through here, so they do not spend a request each time.
+//
+// - One JSON file per base URL + team id, named by a hash of the pair, in
+//   <config dir>/cache/ (mode 0600, written atomically). The API key is never stored.
+// - Entries per object type (and per list id, when one scopes the listing), each with the
+//   time it was fetched; an entry lives DEFINITIONS_TTL_MS (5 minutes).
+// - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
+// - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
+//   written only costs a request next time.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError, NotFoundError, UsageError } from '../errors.ts';
+import type { Deps } from '../factory.ts';
+import { isTruthy } from '../io/streams.ts';
+import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
+import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
+
+export type { PropertyDefinition, PropertyOption } from './props.ts';
+
+/** How long cached definitions are used: 5 minutes. */
+export const DEFINITIONS_TTL_MS = 5 * 60_000;
+
+const FORMAT = 'ws-definitions-cache';
+const VERSION = 1;
+
+interface Entry {
+  fetched_at: string;
+  definitions: PropertyDefinition[];
+}
+
+interface CacheFile {
+  format: typeof FORMAT;
+  version: typeof VERSION;
+  base_url: string;
+  team_id: string;
+  entries: Record<string, Entry>;
+}
+
+interface Place {
+  file: string;
+  baseUrl: string;
+  teamId: string;
+}
+
+function entryKey(objectType: string, listId: string | undefined): string {
+  return listId ? `${objectType}@${listId}` : objectType;
+}
+
+function cacheDisabled(deps: Deps): boolean {
+  return isTruthy(deps.env.WS_NO_CACHE);
+}
+
+async function place(deps: Deps): Promise<Place> {
+  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+  const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
+  const hash = createHash('sha256')
+    .update(`${baseUrl}\n${creds.teamId}`)
+    .digest('hex')
+    .slice(0, 24);
+  return {
+    file: join(store.dir, 'cache', `definitions-${hash}.json`),
+    baseUrl,
+    teamId: creds.teamId,
+  };
+}
+
+async function readCache(p: Place): Promise<CacheFile | undefined> {
+  try {
+    const data = JSON.parse(await readFile(p.file, 'utf8')) as CacheFile;
+    if (
+      data?.format !== FORMAT ||
+      data.version !== VERSION ||
+      data.base_url !== p.baseUrl ||
+      data.team_id !== p.teamId ||
+      !data.entries ||
+      typeof data.entries !== 'object'
+    ) {
+      return undefined;
+    }
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
+  const dir = join(p.file, '..');
+  const tmp = `${p.file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(tmp, JSON.stringify(data), { mode: 0o600 });
+    await rename(tmp, p.file);
+  } catch (err) {
+    deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
+    await rm(tmp, { force: true }).catch(() => {});
+  }
+}
+
+function fresh(entry: Entry | undefined, now: number): entry is Entry {
+  if (!entry || !Array.isArray(entry.definitions)) return false;
+  const age = now - Date.parse(entry.fetched_at);
+  return age >= 0 && age < DEFINITIONS_TTL_MS;
+}
+
+/**
+ * Keep definitions just fetched (of one or more object types, one read and one write of
+ * the cache file), so the next command that needs them skips the request.
+ */
+export async function storeDefinitions(
+  deps: Deps,
+  byType: ReadonlyMap<string, PropertyDefinition[]>,
+  opts: { listId?: string | undefined } = {},
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  const now = deps.clock.now();
+  const data = (await readCache(p)) ?? {
+    format: FORMAT,
+    version: VERSION,
+    base_url: p.baseUrl,
+    team_id: p.teamId,
+    entries: {},
+  };
+  // Drop expired entries while we are here, so the file does not grow.
+  for (const [k, e] of Object.entries(data.entries))
+    if (!fresh(e, now.getTime())) delete data.entries[k];
+  for (const [type, definitions] of byType)
+    data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
+  await writeCache(deps, p, data);
+}
+
+async function cached(
+  deps: Deps,
+  type: string,
+  listId: string | undefined,
+): Promise<PropertyDefinition[] | undefined> {
+  if (cacheDisabled(deps)) return undefined;
+  const p = await place(deps);
+  const entry = (await readCache(p))?.entries[entryKey(type, listId)];
+  const now = deps.clock.now().getTime();
+  if (!fresh(entry, now)) return undefined;
+  deps.io.debug(
+    `definitions cache: ${entryKey(type, listId)} from ${p.file} (${Math.round((now - Date.parse(entry.fetched_at)) / 1000)}s old)`,
+  );
+  return entry.definitions;
+}
+
+/** A 404 on listing the definitions of a type: the workspace has no such object type. */
+export function unknownPropertyType(type: string, err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.status !== 404) return err;
+  return new UsageError(
+    `Unknown object type "${type}" for properties (the API answered 404).`,
+    `Object types for properties: ${PROPERTY_TYPES.join(', ')} (singular or plural), and others your workspace has.`,
+  );
+}
+
+/** Fetch the definitions of a type from the API (with options) and cache them. */
+export async function fetchDefinitions(
+  deps: Deps,
+  type: string,
+  listId?: string | undefined,
+): Promise<PropertyDefinition[]> {
+  const client = await deps.client();
+  const defs = await listProperties(client, type, { listId, signal: deps.signal }).catch(
+    (err: unknown) => {
+      throw unknownPropertyType(type, err);
+    },
+  );
+  await storeDefinitions(deps, new Map([[type, defs]]), { listId });
+  return defs;
+}
+
+async function load(
+  deps: Deps,
+  objectType: string,
+  opts: { listId?: string | undefined; refresh?: boolean },
+): Promise<{ type: string; defs: PropertyDefinition[]; fromCache: boolean }> {
+  const type = normalizeType(objectType, 'property');
+  const hit = opts.refresh ? undefined : await cached(deps, type, opts.listId);
+  if (hit) return { type, defs: hit, fromCache: true };
+  return { type, defs: await fetchDefinitions(deps, type, opts.listId), fromCache: false };
+}
+
+/**
+ * Visible definitions of one object type, with their options (cached per base URL + team
+ * id for 5 minutes; a list id scopes the cache key). `refresh` skips the cache and
+ * stores what the API answers.
+ */
+export async function definitionsFor(
+  deps: Deps,
+  objectType: string,
+  opts: { listId?: string | undefined; refresh?: boolean } = {},
+): Promise<PropertyDefinition[]> {
+  return (await load(deps, objectType, opts)).defs;
+}
+
+/** Forget cached definitions (after a change), for one object type (every list scope) or all. */
+export async function invalidateDefinitions(deps: Deps, objectType?: string): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  if (objectType === undefined) {
+    await rm(p.file, { force: true }).catch(() => {});
+    return;
+  }
+  const type = normalizeType(objectType, 'property');
+  const data = await readCache(p);
+  if (!data) return;
+  let changed = false;
+  for (const k of Object.keys(data.entries)) {
+    if (k === type || k.startsWith(`${type}@`)) {
+      delete data.entries[k];
+      changed = true;
+    }
+  }
+  if (changed) await writeCache(deps, p, data);
+}
+
+/**
+ * Apply a change just made through the API to the cached definitions of a type, so the
+ * next command does not fetch them again. The entry of the whole type is changed in place
+ * (it keeps its age, so it still expires on time); list-scoped entries of the type are
+ * dropped. Nothing cached: nothing to do.
+ */
+export async function updateCachedDefinitions(
+  deps: Deps,
+  objectType: string,
+  change: (defs: PropertyDefinition[]) => PropertyDefinition[],
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const type = normalizeType(objectType, 'property');
+  const p = await place(deps);
+  const data = await readCache(p);
+  if (!data) return;
+  for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
+  const entry = data.entries[type];
+  if (entry && fresh(entry, deps.clock.now().getTime()))
+    entry.definitions = change(entry.definitions).sort(bySlug);
+  await writeCache(deps, p, data);
+}
+
+/** Edit distance (insertions, deletions, substitutions). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(
+        prev[j]! + 1,
+        cur[j - 1]! + 1,
+        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Up to `max` candidates close to `input` (by edit distance, or one containing the other). */
+export function closestMatches(input: string, candidates: readonly string[], max = 3): string[] {
+  const needle = input.toLowerCase();
+  const limit = Math.max(2, Math.floor(needle.length / 3));
+  return candidates
+    .map((c) => {
+      const hay = c.toLowerCase();
+      const d = editDistance(needle, hay);
+      const contains = needle.length >= 3 && (hay.includes(needle) || needle.includes(hay));
+      return { c, d: contains ? Math.min(d, limit) : d };
+    })
+    .filter((x) => x.d <= limit)
+    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
+    .slice(0, max)
+    .map((x) => x.c);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The definition with this id or slug (slugs also match ignoring case), or undefined.
+ * Several definitions with the slug (list-scoped ones of different lists) are a usage
+ * error that asks for the id.
+ */
+export function lookupDefinition(
+  defs: readonly PropertyDefinition[],
+  slugOrId: string,
+): PropertyDefinition | undefined {
+  const key = slugOrId.trim();
+  if (UUID.test(key)) {
+    const byId = defs.find((d) => d.id.toLowerCase() === key.toLowerCase());
+    if (byId) return byId;
+  }
+  let matches = defs.filter((d) => d.slug === key);
+  if (matches.length === 0)
+    matches = defs.filter((d) => d.slug.toLowerCase() === key.toLowerCase());
+  if (matches.length > 1) {
+    throw new UsageError(
+      `Several properties have the slug "${key}": ${matches.map((d) => `${d.id} (${d.list_id ? `list ${d.list_id}` : 'workspace'})`).join(', ')}.`,
+      'Give the id of the one you mean.',
+    );
+  }
+  return matches[0];
+}
+
+/**
+ * Find a definition by slug or id. None matching is a usage error (exit 2) with "did you
+ * mean" (the closest slugs); with `notFound`, a not-found error (exit 4) instead, for
+ * commands whose subject is the property itself.
+ */
+export function findDefinition(
+  defs: readonly PropertyDefinition[],
+  slugOrId: string,
+  objectType: string,
+  opts: { notFound?: boolean } = {},
+): PropertyDefinition {
+  const found = lookupDefinition(defs, slugOrId);
+  if (found) return found;
+  const near = closestMatches(
+    slugOrId,
+    defs.map((d) => d.slug),
+  );
+  const message = `No ${objectType} property "${slugOrId}".${near.length > 0 ? ` Did you mean ${near.map((s) => `"${s}"`).join(', ')}?` : ''}`;
+  const hint = `List the ${objectType} properties with \`ws props list ${objectType}\`.`;
+  throw opts.notFound ? new NotFoundError(message, hint) : new UsageError(message, hint);
+}
+
+/**
+ * Find a definition by slug or id through the cache. A miss on cached definitions fetches
+ * them once more before reporting it (the property may be newer than the cache).
+ */
+export async function resolveDefinition(
+  deps: Deps,
+  objectType: string,
+  slugOrId: string,
+  opts: { listId?: string | undefined; notFound?: boolean } = {},
+): Promise<PropertyDefinition> {
+  const first = await load(deps, objectType, { listId: opts.listId });
+  const found = lookupDefinition(first.defs, slugOrId);
+  if (found || !first.fromCache)
+    return found ?? findDefinition(first.defs, slugOrId, first.type, opts);
+  const again = await load(deps, first.type, { listId: opts.listId, refresh: true });
+  return findDefinition(again.defs, slugOrId, first.type, opts);
+}

@@ -1,0 +1,76 @@
+import { writeFile } from 'node:fs/promises';
+import { objectType } from '../../api/object-types.ts';
+import { isSharedDefault, type PropertyDefinition } from '../../api/props.ts';
+import { UsageError, WsError } from '../../errors.ts';
+import type { Deps } from '../../factory.ts';
+import { formatSchema, schemaObject } from '../../schema/file.ts';
+import { workspaceDefinitions } from '../../schema/load.ts';
+
+export interface ExportOptions {
+  /** Object types to export; all that have definitions of the workspace's own when empty. */
+  objectTypes: string[];
+  output?: string | undefined;
+}
+
+/** YAML, unless --json/--format json or an --output file ending in .json asks for JSON. */
+function fileFormat(opts: ExportOptions, deps: Deps): 'yaml' | 'json' {
+  if (deps.fields) throw new UsageError('--fields does not apply to `ws props export`.');
+  const explicit = deps.flags.json ? 'json' : deps.flags.format;
+  if (explicit !== undefined && explicit !== 'json') {
+    throw new UsageError(
+      `ws props export writes YAML, or JSON with --format json; not ${explicit}.`,
+    );
+  }
+  if (explicit === 'json' || opts.output?.toLowerCase().endsWith('.json')) return 'json';
+  return 'yaml';
+}
+
+/** A file holds one definition per slug: definitions of several lists sharing one cannot be exported. */
+function checkSlugs(type: string, defs: readonly PropertyDefinition[]): void {
+  const seen = new Map<string, PropertyDefinition>();
+  for (const d of defs) {
+    const other = seen.get(d.slug);
+    if (other) {
+      throw new WsError(
+        `The ${type} properties ${other.id} and ${d.id} (of different lists) share the slug "${d.slug}": a schema file keys definitions by slug, so it cannot hold both.`,
+        { hint: 'Change the slug of one of them in the workspace, then export again.' },
+      );
+    }
+    seen.set(d.slug, d);
+  }
+}
+
+export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
+  const format = fileFormat(opts, deps);
+  const wanted = [...new Set(opts.objectTypes.map((t) => objectType(t, 'property')))];
+  const all = await workspaceDefinitions(deps);
+  const unknown = wanted.filter((t) => !all.has(t));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `The workspace has no object type ${unknown.map((t) => `"${t}"`).join(', ')} for properties.`,
+      `Object types: ${[...all.keys()].join(', ')} (singular or plural).`,
+    );
+  }
+  const own = new Map<string, PropertyDefinition[]>();
+  for (const [type, defs] of all) {
+    if (wanted.length > 0 && !wanted.includes(type)) continue;
+    const mine = defs.filter((d) => !isSharedDefault(d));
+    if (mine.length === 0 && wanted.length === 0) continue;
+    checkSlugs(type, mine);
+    own.set(type, mine);
+  }
+  const text = await formatSchema(schemaObject(own), format);
+  const count = [...own.values()].reduce((n, defs) => n + defs.length, 0);
+  const what = `${count} propert${count === 1 ? 'y' : 'ies'} of ${own.size} object type${own.size === 1 ? '' : 's'}`;
+  if (opts.output === undefined || opts.output === '-') {
+    deps.io.write(text);
+    deps.io.info(`Exported ${what}.`);
+    return;
+  }
+  try {
+    await writeFile(opts.output, text);
+  } catch (err) {
+    throw new WsError(`Cannot write ${opts.output}: ${(err as Error).message}`);
+  }
+  deps.io.success(`Exported ${what} to ${opts.output}.`);
+}

@@ -1,0 +1,201 @@
+import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
+import { UsageError } from '../../errors.ts';
+import * as createVerb from './create.ts';
+import * as deleteVerb from './delete.ts';
+import * as getVerb from './get.ts';
+import * as listVerb from './list.ts';
+import { VIEW_KINDS } from './shared.ts';
+import * as showVerb from './show.ts';
+import * as updateVerb from './update.ts';
+
+const TYPES =
+  'TYPE is action, deal, document, event, identity or organization (singular or plural).';
+const VIEW_ARG = 'VIEW is a view id, or a view name (looked up with the listing).';
+
+const WHERE_HELP = `
+Filters (--where, repeatable; entries combine with AND, or OR with --or):
+  SLUG OP VALUE       OP: = != < > <= >=  ~ contains  !~ not contains
+                          ^= begins with  $= ends with
+  SLUG:OPERATOR=VALUE any operator by name: eq ne lt gt lte gte contains not_contains
+                      begins_with ends_with between in not_in
+  SLUG:is_null        also is_not_null, exists, not_exists (add =false to negate)
+  between, in and not_in take comma-separated values; write a comma inside a value
+  as \\, or put the value in "double quotes". Quote a value to keep its spaces or to
+  mean the text "true". Select values may be option slugs or display names.
+  --filter-json takes the API's array as is; with --where too, its entries come first.
+  Quote expressions in a shell: --where 'amount>=1000'.`;
+
+type Raw = Record<string, unknown>;
+
+const str = (v: unknown) => v as string | undefined;
+const bool = (v: unknown) => (v === undefined ? undefined : v === true);
+
+/** The flags create and update share: what the view shows. */
+function specFlags(cmd: Command, verb: 'create' | 'update'): Command {
+  const replaced = verb === 'update' ? ' (replaces the whole list)' : '';
+  return cmd
+    .addOption(
+      new Option('--type <kind>', `view type${verb === 'create' ? ' (default grid)' : ''}`).choices(
+        VIEW_KINDS as unknown as string[],
+      ),
+    )
+    .option(
+      '--select <slugs>',
+      `comma-separated property slugs to show; dot-paths follow references${replaced}`,
+    )
+    .option(
+      '--where <expr>',
+      `a filter, e.g. amount>=1000 (repeatable)${verb === 'update' ? '; replaces the whole filter' : ''}`,
+      collect,
+    )
+    .option(
+      '--filter-json <json>',
+      `the filter as the API's JSON array${verb === 'update' ? '; replaces the whole filter' : ''}`,
+    )
+    .option(
+      '--or',
+      `combine the filter entries with OR${verb === 'create' ? ' (default AND)' : ''}`,
+    )
+    .option(
+      '--sort <slugs>',
+      `comma-separated slugs, - for descending, e.g. -amount,name${replaced}`,
+    )
+    .option('--group-by <slug>', 'property to group by (kanban columns)')
+    .option('--group-hide-empty', 'hide groups without records')
+    .option('--no-group-hide-empty', 'show groups without records')
+    .option('--list-id <uuid>', 'the list the view belongs to')
+    .option('--icon <icon>', 'icon of the view');
+}
+
+function specOptions(o: Raw) {
+  return {
+    viewType: str(o.type),
+    select: str(o.select),
+    where: (o.where as string[] | undefined) ?? [],
+    filterJson: str(o.filterJson),
+    or: o.or === true,
+    sort: str(o.sort),
+    groupBy: str(o.groupBy),
+    groupHideEmpty: bool(o.groupHideEmpty),
+    listId: str(o.listId),
+    icon: str(o.icon),
+  };
+}
+
+export function registerViews(program: Command, ctx: CommandContext): void {
+  const views = program
+    .command('views')
+    .alias('view')
+    .description('Saved views of an object type: what they show, and their records');
+
+  specFlags(
+    views
+      .command('create <type>')
+      .description('Create a view')
+      .option('--name <name>', 'name of the view (asked on a terminal when missing)'),
+    'create',
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${WHERE_HELP}
+
+Examples:
+  $ ws views create deal --name "Big deals" --select name,amount,stage --where 'amount>=10000' --sort -amount
+  $ ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount
+  $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => createVerb, { type, name: str(o.name), ...specOptions(o) }),
+    );
+
+  views
+    .command('list <type>')
+    .alias('ls')
+    .description('List the views of an object type (a sandbox extension of the API)')
+    .option('--list-id <uuid>', 'only the views of this list')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => listVerb, { type, listId: str(o.listId) }),
+    );
+
+  views
+    .command('get <type> <view>')
+    .description('Show a view: what it selects, filters, sorts and groups by')
+    .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
+    .action((type: string, view: string, _o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => getVerb, { type, view }),
+    );
+
+  specFlags(
+    views
+      .command('update <type> <view>')
+      .description(
+        'Change a view; --select, --where/--filter-json and --sort replace the whole list',
+      )
+      .option('--name <name>', 'new name')
+      .option('--and', 'combine the filter entries with AND')
+      .option('--clear-filter', 'remove every filter entry')
+      .option('--clear-sort', 'remove the sort')
+      .option('--clear-group-by', 'stop grouping'),
+    'update',
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${VIEW_ARG}
+--select, --where/--filter-json and --sort each replace the view's whole list, as the
+API does: give every entry the view should keep. A new filter combines with AND unless
+--or; --or or --and alone changes only how the existing filter combines.
+${WHERE_HELP}
+
+Examples:
+  $ ws views update deal 6f1c…  --name "Bigger deals" --where 'amount>=50000'
+  $ ws views update deal Pipeline --select name,amount,owner --clear-sort`,
+    )
+    .action((type: string, view: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => updateVerb, {
+        type,
+        view,
+        name: str(o.name),
+        ...specOptions(o),
+        and: o.and === true,
+        clearFilter: o.clearFilter === true,
+        clearSort: o.clearSort === true,
+        clearGroupBy: o.clearGroupBy === true,
+      }),
+    );
+
+  views
+    .command('show <type> <view>')
+    .description("Run a view: its records as a table of the view's columns")
+    .option('--limit <n>', 'how many records (default 50); pages of 50 are read as needed')
+    .option('--all', 'every record of the view')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${VIEW_ARG}
+A kanban view is shown one group after another (in the order of the options of its
+group_by property), each with its count. --json prints { view, records, has_more, groups }.`,
+    )
+    .action((type: string, view: string, o: Raw, cmd: Command) => {
+      if (o.all === true && o.limit !== undefined) {
+        throw new UsageError('--all and --limit cannot be used together.', 'Pass one of them.');
+      }
+      return ctx.invoke(cmd, async () => showVerb, {
+        type,
+        view,
+        limit: intFlag('--limit', str(o.limit), 1),
+        all: o.all === true,
+      });
+    });
+
+  views
+    .command('delete <type> <view>')
+    .alias('rm')
+    .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
+    .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
+    .action((type: string, view: string, _o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => deleteVerb, { type, view }),
+    );
+}

@@ -1,0 +1,76 @@
+// Import operations: request in, reply out, over the imports model, the row importer and the
+// background runner.
+
+import { notFound } from '../../errors.ts';
+import type { Reply, RequestContext } from '../../resource.ts';
+import type { ObjectType } from '../records/model.ts';
+import {
+  finishedView,
+  type ImportJobView,
+  type ImportOptions,
+  type ImportRow,
+  importsOf,
+  jobView,
+  SYNC_LIMIT,
+} from './model.ts';
+import { importRange, RowImporter } from './rows.ts';
+import { runnerOf } from './runner.ts';
+
+interface ImportBody {
+  objects: ImportRow[];
+  options?: ImportOptions;
+}
+
+/**
+ * POST /v2/prism/{teamId}/{objectType}/import: fewer than SYNC_LIMIT objects are imported
+ * now (200, the finished job); more start a job (202, Location of its status).
+ */
+export function importRecords(ctx: RequestContext): Reply {
+  const teamId = ctx.params['teamId']!;
+  const type = ctx.params['objectType'] as ObjectType;
+  const body = ctx.body as ImportBody;
+  const options = body.options ?? {};
+  let reply: Reply;
+  if (body.objects.length < SYNC_LIMIT) {
+    reply = { status: 200, body: importNow(ctx, teamId, type, body.objects, options) };
+  } else {
+    const job = importsOf(ctx.store).start(teamId, type, body.objects, options);
+    const location = `/v2/prism/${teamId}/imports/${encodeURIComponent(job.job_id)}`;
+    reply = { status: 202, body: jobView(job), headers: { location } };
+  }
+  // Start the new job's steps (and resume jobs restored from a data file).
+  runnerOf(ctx.store).kick();
+  return reply;
+}
+
+/** A synchronous import: the rows attempted in this request; the job is not kept. */
+function importNow(
+  ctx: RequestContext,
+  teamId: string,
+  type: ObjectType,
+  objects: readonly ImportRow[],
+  options: ImportOptions,
+): ImportJobView {
+  const importer = new RowImporter(ctx.store, teamId, type, options);
+  const { results, error } = importRange(importer, objects, 0, objects.length);
+  return finishedView(objects.length, results, error, ctx.store.clock.iso());
+}
+
+/** GET /v2/prism/{teamId}/imports/{jobId} */
+export function getImportJob(ctx: RequestContext): Reply {
+  const jobId = ctx.params['jobId']!;
+  const found = importsOf(ctx.store).lookup(jobId);
+  runnerOf(ctx.store).kick();
+  // Jobs belong to the team that started them (a data file may be reopened with another).
+  if (found.kind === 'job' && found.job.team_id === ctx.params['teamId']) {
+    return { status: 200, body: jobView(found.job) };
+  }
+  if (found.kind === 'expired') {
+    throw notFound(
+      `The import job ${jobId} expired at ${found.expiredAt}: jobs are kept for 7 days after their creation. Its records stay; import again to get a new job.`,
+    );
+  }
+  throw notFound(
+    `No import job has the id ${jobId}. Job ids come from the job_id (and the Location header) of an import answered 202; jobs are kept for 7 days.`,
+  );
+}

@@ -1,0 +1,87 @@
+// The background work of asynchronous imports: every STEP_INTERVAL_MS, up to STEP_ROWS rows
+// of the processing jobs, oldest job first. A step runs synchronously, so the store (and the
+// data file written from it) never holds half a step: a job's results and its records always
+// agree, and a job restored from a data file resumes exactly where it stopped.
+//
+// The work is driven by the store's state: a step finds the processing jobs in the imports
+// slice, so reset() (no jobs left) stops it and a restored snapshot (new job objects)
+// continues it. Timers are unref'd: they never keep a process alive.
+
+import type { Store } from '../../store.ts';
+import { type ImportJob, type ImportsModel, importsOf } from './model.ts';
+import { importRange, RowImporter } from './rows.ts';
+
+/** Rows per step: 20,000 rows take 40 steps, about a second (most of it the record writes). */
+export const STEP_ROWS = 500;
+/** Pause between steps, during which polls see `processed` where the last step left it. */
+export const STEP_INTERVAL_MS = 5;
+
+const runners = new WeakMap<Store, ImportRunner>();
+
+/** The runner of `store`'s import jobs. */
+export function runnerOf(store: Store): ImportRunner {
+  let runner = runners.get(store);
+  if (runner === undefined) {
+    runner = new ImportRunner(store);
+    runners.set(store, runner);
+  }
+  return runner;
+}
+
+export class ImportRunner {
+  private readonly store: Store;
+  private readonly importers = new WeakMap<ImportJob, RowImporter>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  /** Make sure a step is scheduled while any job is processing. */
+  kick(): void {
+    if (this.stopped || this.timer !== undefined || this.model.processing().length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.step();
+      this.kick();
+    }, STEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Stop for good (the sandbox is closing); a job still processing stays so in the store. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One step: up to STEP_ROWS rows, oldest job first. */
+  step(): void {
+    let budget = STEP_ROWS;
+    for (const job of this.model.processing()) {
+      if (budget <= 0) break;
+      budget -= this.advance(job, budget);
+    }
+  }
+
+  private get model(): ImportsModel {
+    return importsOf(this.store);
+  }
+
+  /** Attempt up to `budget` rows of `job`; returns how many were attempted. */
+  private advance(job: ImportJob, budget: number): number {
+    const model = this.model;
+    const input = job.input!;
+    let importer = this.importers.get(job);
+    if (importer === undefined) {
+      importer = new RowImporter(this.store, job.team_id, job.object_type, input.options);
+      this.importers.set(job, importer);
+    }
+    const end = Math.min(job.total, job.processed + budget);
+    const { results, error } = importRange(importer, input.objects, job.processed, end);
+    model.recordRows(job, results);
+    if (error !== undefined) model.fail(job, error);
+    return results.length;
+  }
+}

@@ -1,0 +1,251 @@
+// Property definition and option operations: request in, reply out, over the properties
+// model. The request has passed the contract at the door (types, enums, formats), so the
+// handlers only read it; the model applies the rules.
+
+import { invalidRequest, notFound } from '../../errors.ts';
+import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { viewsOf } from '../views/model.ts';
+import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
+import {
+  conflict,
+  type DefinitionChanges,
+  describeDefinition,
+  type NewDefinition,
+  type NewOption,
+  OPTION_FIELDS,
+  type OptionChanges,
+  type PropertiesModel,
+  type PropertyDefinition,
+  propertiesOf,
+} from './model.ts';
+
+/** Path check of the per-type property routes: the object type must be a known one. */
+export function requirePropertyObjectType(ctx: PathContext): void {
+  const type = ctx.params['objectType'] ?? '';
+  if (!isPropertyObjectType(type)) {
+    throw notFound(
+      `Unknown object type '${type}' for properties. Known object types: ${PROPERTY_OBJECT_TYPES.join(', ')}.`,
+    );
+  }
+}
+
+type Body = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** GET /v2/prism/{teamId}/properties */
+export function listAllProperties(ctx: RequestContext): Reply {
+  return { status: 200, body: listing(ctx, PROPERTY_OBJECT_TYPES) };
+}
+
+/** GET /v2/prism/{teamId}/{objectType}/properties */
+export function listProperties(ctx: RequestContext): Reply {
+  return { status: 200, body: listing(ctx, [objectTypeOf(ctx)]) };
+}
+
+/**
+ * The listing answer: per object type, definitions keyed by id. `list_id` narrows to what
+ * that list shows; `term` matches names and slugs (case-insensitive); options only with
+ * `include_options=true`; `autofill` is accepted and changes nothing.
+ */
+function listing(ctx: RequestContext, types: readonly string[]) {
+  const model = propertiesOf(ctx.store);
+  const teamId = teamOf(ctx);
+  const listId = single(ctx, 'list_id');
+  const term = single(ctx, 'term')?.trim().toLowerCase() ?? '';
+  const includeOptions = single(ctx, 'include_options') === 'true';
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const type of types) {
+    const defs =
+      listId === undefined ? model.all(teamId, type) : model.visible(teamId, type, listId);
+    const byId: Record<string, unknown> = {};
+    for (const def of defs) {
+      if (term !== '' && !matches(def, term)) continue;
+      byId[def.id] = wire(model, def, includeOptions ? (listId ?? undefined) : null);
+    }
+    out[type] = byId;
+  }
+  return out;
+}
+
+function matches(def: PropertyDefinition, term: string): boolean {
+  return (def.name ?? '').toLowerCase().includes(term) || def.slug.includes(term);
+}
+
+/**
+ * A definition as answered. `options`: null leaves them out; otherwise the options shown
+ * on that list (undefined: all of them).
+ */
+function wire(
+  model: PropertiesModel,
+  def: PropertyDefinition,
+  options: string | null | undefined,
+): Record<string, unknown> {
+  const { options: _all, ...rest } = def;
+  if (options === null || def.options === undefined) return rest;
+  return { ...rest, options: model.optionsOn(def, options) };
+}
+
+/** POST /v2/prism/{teamId}/{objectType}/properties → 201 */
+export function createProperty(ctx: RequestContext): Reply {
+  const body = ctx.body as Body;
+  const input: NewDefinition = {
+    name: body['name'] as string,
+    type: body['type'] as PropertyType,
+  };
+  copy(body, input, ['slug', 'icon', 'required', 'role_id', 'options']);
+  const listId = listScope(body);
+  if (listId !== undefined) input.list_id = listId;
+  const model = propertiesOf(ctx.store);
+  const def = model.create(teamOf(ctx), objectTypeOf(ctx), input);
+  return { status: 201, body: wire(model, def, undefined) };
+}
+
+/** PATCH /v2/prism/{teamId}/{objectType}/properties/{propertyId} → 200 */
+export function updateProperty(ctx: RequestContext): Reply {
+  const body = ctx.body as Body;
+  const changes: DefinitionChanges = {};
+  copy(body, changes, ['name', 'icon', 'enabled', 'required']);
+  const listId = listScope(body);
+  if (listId !== undefined) changes.list_id = listId;
+  const model = propertiesOf(ctx.store);
+  const teamId = teamOf(ctx);
+  const objectType = objectTypeOf(ctx);
+  const id = ctx.params['propertyId']!;
+  if (changes.list_id !== undefined) {
+    const def = model.editable(teamId, objectType, id, body['type'] as string, 'body.type');
+    if (def.list_id !== changes.list_id) refuseIfUsed(ctx, def, changes.list_id);
+  }
+  const def = model.update(teamId, objectType, id, body['type'] as string, changes);
+  return { status: 200, body: wire(model, def, undefined) };
+}
+
+/** DELETE /v2/prism/{teamId}/{objectType}/properties/{propertyId}?type=&list_id= → 204 */
+export function deleteProperty(ctx: RequestContext): Reply {
+  const model = propertiesOf(ctx.store);
+  const teamId = teamOf(ctx);
+  const objectType = objectTypeOf(ctx);
+  const id = ctx.params['propertyId']!;
+  const type = single(ctx, 'type')!;
+  const def = model.editable(teamId, objectType, id, type, 'query.type');
+  const listId = single(ctx, 'list_id');
+  if (listId !== undefined && listId !== def.list_id) {
+    const message = `The ${objectType} property ${describeDefinition(def)} ${def.list_id === null ? 'is workspace-global' : `belongs to list ${def.list_id}`}, not to list ${listId}; send its list_id or leave list_id out.`;
+    throw invalidRequest(message, [{ field: 'query.list_id', message, code: 'mismatch' }]);
+  }
+  refuseIfUsed(ctx, def, undefined);
+  model.remove(teamId, objectType, id, type);
+  return { status: 204 };
+}
+
+/** POST .../properties/{propertyId}/options → 201 */
+export function createPropertyOption(ctx: RequestContext): Reply {
+  const body = ctx.body as Body;
+  const input: NewOption = { value: body['value'] as string };
+  copy(body, input, OPTION_FIELDS);
+  const listId = listScope(body);
+  if (listId !== undefined) input.list_id = listId;
+  const option = propertiesOf(ctx.store).createOption(
+    teamOf(ctx),
+    objectTypeOf(ctx),
+    ctx.params['propertyId']!,
+    body['type'] as string,
+    input,
+  );
+  return { status: 201, body: option };
+}
+
+/** PATCH .../properties/{propertyId}/options/{optionId} → 200 */
+export function updatePropertyOption(ctx: RequestContext): Reply {
+  const body = ctx.body as Body;
+  const changes: OptionChanges = {};
+  copy(body, changes, OPTION_FIELDS);
+  const listId = listScope(body);
+  if (listId !== undefined) changes.list_id = listId;
+  const option = propertiesOf(ctx.store).updateOption(
+    teamOf(ctx),
+    objectTypeOf(ctx),
+    ctx.params['propertyId']!,
+    ctx.params['optionId']!,
+    body['type'] as string,
+    changes,
+  );
+  return { status: 200, body: option };
+}
+
+/** DELETE .../properties/{propertyId}/options/{optionId}?type=&list_id= → 204 */
+export function deletePropertyOption(ctx: RequestContext): Reply {
+  propertiesOf(ctx.store).removeOption(
+    teamOf(ctx),
+    objectTypeOf(ctx),
+    ctx.params['propertyId']!,
+    ctx.params['optionId']!,
+    single(ctx, 'type'),
+    single(ctx, 'list_id'),
+  );
+  return { status: 204 };
+}
+
+// ---------------------------------------------------------------- helpers
+
+/**
+ * A definition that a view uses cannot be deleted, nor moved to a list where a view using
+ * it would no longer see it (`to`: the new list; undefined: deleted).
+ */
+function refuseIfUsed(
+  ctx: RequestContext,
+  def: PropertyDefinition,
+  to: string | null | undefined,
+): void {
+  if (to === null) return;
+  const users = viewsOf(ctx.store)
+    .using(propertiesOf(ctx.store), teamOf(ctx), def)
+    .filter((view) => to === undefined || view.list_id !== to);
+  if (users.length === 0) return;
+  const named = users.map((v) => `'${v.name}' (${v.object_type}, id ${v.id})`).join(', ');
+  const what = to === undefined ? 'be deleted' : `move to list ${to}`;
+  throw conflict(
+    `The ${def.object_type} property ${describeDefinition(def)} cannot ${what}: ${users.length === 1 ? 'the view' : 'the views'} ${named} ${users.length === 1 ? 'uses' : 'use'} it. Remove it from ${users.length === 1 ? 'that view' : 'those views'} first.`,
+    { views: users.map((v) => v.id) },
+  );
+}
+
+/**
+ * The list scope a body names: `list_id`, or the deprecated `crm_id` when list_id is
+ * absent; both with different values is a 400. undefined when neither is present.
+ */
+function listScope(body: Body): string | null | undefined {
+  const listId = body['list_id'] as string | null | undefined;
+  const crmId = body['crm_id'];
+  if (crmId === undefined) return listId;
+  if (crmId !== null && !(typeof crmId === 'string' && UUID.test(crmId))) {
+    const message = 'crm_id (the deprecated name of list_id) must be a list id (a UUID) or null.';
+    throw invalidRequest(message, [{ field: 'body.crm_id', message, code: 'type' }]);
+  }
+  if (listId !== undefined && listId !== crmId) {
+    const message = `list_id (${listId}) and its deprecated name crm_id (${crmId}) differ; send list_id only.`;
+    throw invalidRequest(message, [{ field: 'body.crm_id', message, code: 'mismatch' }]);
+  }
+  return crmId;
+}
+
+/** Copy the fields of `body` that are present into `target`. */
+function copy<T extends object>(body: Body, target: T, fields: readonly string[]): void {
+  for (const field of fields) {
+    if (body[field] !== undefined) (target as Record<string, unknown>)[field] = body[field];
+  }
+}
+
+function teamOf(ctx: RequestContext): string {
+  return ctx.params['teamId']!;
+}
+
+function objectTypeOf(ctx: RequestContext): string {
+  return ctx.params['objectType']!;
+}
+
+/** A query parameter given at most once (the contract rejects repeats of scalar ones). */
+export function single(ctx: RequestContext, name: string): string | undefined {
+  const value = ctx.query[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,337 @@
+// Views: saved display configurations (selected properties, filter, sort, grouping) of an
+// object type, kept in the store's `views` slice in creation order. The model checks every
+// property a view names against the definitions its object type shows on the view's list.
+
+import { randomUUID } from 'node:crypto';
+import { invalidRequest, notFound } from '../../errors.ts';
+import {
+  defineSlice,
+  isPlainObject,
+  type Slice,
+  type SliceContext,
+  SnapshotError,
+  type Store,
+} from '../../store.ts';
+import { stableId } from '../properties/catalogue.ts';
+import {
+  type PropertiesModel,
+  type PropertyDefinition,
+  propertiesOf,
+} from '../properties/model.ts';
+import { checkPaths, pathsOf, resolvePath } from './paths.ts';
+import { checkViewQuery } from './records.ts';
+
+/** The object types of the view endpoints (api.md, "Object types"). */
+export const VIEW_OBJECT_TYPES = [
+  'action',
+  'deal',
+  'document',
+  'event',
+  'identity',
+  'organization',
+] as const;
+
+export type ViewObjectType = (typeof VIEW_OBJECT_TYPES)[number];
+
+export function isViewObjectType(value: string): value is ViewObjectType {
+  return (VIEW_OBJECT_TYPES as readonly string[]).includes(value);
+}
+
+export const VIEW_TYPES = ['grid', 'list', 'kanban'] as const;
+
+/** The user every view of the sandbox is saved by (the sandbox has one user, its API key). */
+export const SANDBOX_USER_ID = stableId('user', 'sandbox');
+
+export type FilterEntry = Record<string, Record<string, unknown>>;
+export type SortEntry = Record<string, 'asc' | 'desc'>;
+
+export interface View {
+  id: string;
+  object_type: string;
+  name: string;
+  view_type: string;
+  aggregation_prop_def_id: string | null;
+  aggregation_type: string | null;
+  column_layout: Record<string, unknown> | null;
+  combinator: 'AND' | 'OR';
+  created_at: string;
+  updated_at: string;
+  filter: FilterEntry[];
+  group_by: string | null;
+  group_hidden_option_ids: unknown;
+  group_hide_empty: boolean | null;
+  group_sort: string | null;
+  icon: string | null;
+  list_id: string | null;
+  /** Empty: every property the object type shows on the view's list. */
+  select: string[];
+  sort: SortEntry[];
+  sort_order: number | null;
+  team_id: string;
+  user_id: string;
+}
+
+/** The fields a request may set (all but name and view_type optional on create). */
+export type ViewFields = Partial<
+  Omit<View, 'id' | 'object_type' | 'created_at' | 'updated_at' | 'team_id' | 'user_id'>
+>;
+
+/** The settable fields and their values on a new view. */
+const SETTABLE: Required<Omit<ViewFields, 'name' | 'view_type'>> = {
+  aggregation_prop_def_id: null,
+  aggregation_type: null,
+  column_layout: null,
+  combinator: 'AND',
+  filter: [],
+  group_by: null,
+  group_hidden_option_ids: null,
+  group_hide_empty: null,
+  group_sort: null,
+  icon: null,
+  list_id: null,
+  select: [],
+  sort: [],
+  sort_order: null,
+};
+
+/** Every field a request may set. */
+export const VIEW_FIELDS = ['name', 'view_type', ...Object.keys(SETTABLE)] as (keyof ViewFields)[];
+
+export class ViewsModel implements Slice {
+  /** Views by team, in creation order. */
+  private teams = new Map<string, View[]>();
+  private readonly ctx: SliceContext;
+
+  constructor(ctx: SliceContext) {
+    this.ctx = ctx;
+  }
+
+  /** Views of a team and object type, in creation order; with listId, that list's only. */
+  list(teamId: string, objectType: string, listId?: string): View[] {
+    return (this.teams.get(teamId) ?? []).filter(
+      (v) => v.object_type === objectType && (listId === undefined || v.list_id === listId),
+    );
+  }
+
+  /** The view, or 404. */
+  get(teamId: string, objectType: string, id: string): View {
+    const view = this.teams.get(teamId)?.find((v) => v.id === id && v.object_type === objectType);
+    if (view === undefined) {
+      throw notFound(
+        `No ${objectType} view has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/views.`,
+      );
+    }
+    return view;
+  }
+
+  create(
+    store: Store,
+    teamId: string,
+    objectType: string,
+    fields: ViewFields & { name: string; view_type: string },
+  ): View {
+    const at = this.ctx.clock.iso();
+    const view: View = {
+      id: randomUUID(),
+      object_type: objectType,
+      name: fields.name,
+      view_type: fields.view_type,
+      ...structuredClone(SETTABLE),
+      created_at: at,
+      updated_at: at,
+      team_id: teamId,
+      user_id: SANDBOX_USER_ID,
+    };
+    assign(view, fields);
+    check(store, view);
+    let views = this.teams.get(teamId);
+    if (views === undefined) {
+      views = [];
+      this.teams.set(teamId, views);
+    }
+    views.push(view);
+    this.ctx.changed();
+    return view;
+  }
+
+  /** Set the given fields; select, filter and sort are replaced wholesale. */
+  update(store: Store, teamId: string, objectType: string, id: string, fields: ViewFields): View {
+    const view = this.get(teamId, objectType, id);
+    const next = structuredClone(view);
+    assign(next, fields);
+    check(store, next);
+    Object.assign(view, next, { updated_at: this.ctx.clock.iso() });
+    this.ctx.changed();
+    return view;
+  }
+
+  remove(teamId: string, objectType: string, id: string): void {
+    const view = this.get(teamId, objectType, id);
+    const views = this.teams.get(teamId)!;
+    views.splice(views.indexOf(view), 1);
+    this.ctx.changed();
+  }
+
+  /** The team's views (of any object type) that name the definition `def`. */
+  using(props: PropertiesModel, teamId: string, def: PropertyDefinition): View[] {
+    return (this.teams.get(teamId) ?? []).filter(
+      (view) =>
+        view.aggregation_prop_def_id === def.id ||
+        [...pathsOf(view)].some(([, path]) => {
+          const resolved = resolvePath(props, teamId, view.object_type, view.list_id, path);
+          return resolved.ok && resolved.definitions.includes(def);
+        }),
+    );
+  }
+
+  reset(): void {
+    this.teams = new Map();
+  }
+
+  isEmpty(): boolean {
+    for (const views of this.teams.values()) if (views.length > 0) return false;
+    return true;
+  }
+
+  toJSON(): View[] {
+    return [...this.teams.values()].flat();
+  }
+
+  load(data: unknown): void {
+    const base = 'store.slices.views';
+    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of views');
+    const teams = new Map<string, View[]>();
+    const ids = new Set<string>();
+    for (const [i, item] of data.entries()) {
+      const view = parseView(item, `${base}[${i}]`);
+      if (ids.has(view.id)) throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${view.id}`);
+      ids.add(view.id);
+      const views = teams.get(view.team_id) ?? [];
+      teams.set(view.team_id, views);
+      views.push(view);
+    }
+    this.teams = teams;
+  }
+}
+
+function assign(view: View, fields: ViewFields): void {
+  for (const field of VIEW_FIELDS) {
+    const value = fields[field];
+    if (value !== undefined)
+      (view as unknown as Record<string, unknown>)[field] = structuredClone(value);
+  }
+}
+
+/**
+ * 400 with a field error for a blank name and for every property the view names that its
+ * type does not show;
+ * then the view is read as the record query engine will run it (operators, operands).
+ */
+function check(store: Store, view: View): void {
+  const props = propertiesOf(store);
+  const errors = checkPaths(props, view.team_id, view.object_type, view.list_id, view);
+  if (view.name.trim() === '') {
+    errors.unshift({ field: 'body.name', code: 'empty', message: 'name must not be blank.' });
+  }
+  const agg = view.aggregation_prop_def_id;
+  if (
+    agg !== null &&
+    !props.visible(view.team_id, view.object_type, view.list_id).some((d) => d.id === agg)
+  ) {
+    errors.push({
+      field: 'body.aggregation_prop_def_id',
+      code: 'unknown_property',
+      message: `No ${view.object_type} property${view.list_id === null ? '' : ` on list ${view.list_id}`} has the id ${agg}.`,
+    });
+  }
+  if (errors.length > 0) {
+    const [first] = errors;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more: see errors)` : '';
+    throw invalidRequest(`${first!.field}: ${first!.message}${more}`, errors);
+  }
+  checkViewQuery(store, view);
+}
+
+function parseView(item: unknown, at: string): View {
+  if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
+  const expect = (field: string, ok: boolean, what: string) => {
+    if (!ok) throw new SnapshotError(`${at}.${field}`, `must be ${what}`);
+  };
+  const str = (field: string) => typeof item[field] === 'string';
+  const strOrNull = (field: string) => item[field] === null || str(field);
+  for (const field of [
+    'id',
+    'object_type',
+    'name',
+    'view_type',
+    'created_at',
+    'updated_at',
+    'team_id',
+    'user_id',
+  ]) {
+    expect(field, str(field), 'a string');
+  }
+  expect(
+    'object_type',
+    isViewObjectType(item['object_type'] as string),
+    `one of ${VIEW_OBJECT_TYPES.join(', ')}`,
+  );
+  for (const field of [
+    'aggregation_prop_def_id',
+    'aggregation_type',
+    'group_by',
+    'group_sort',
+    'icon',
+    'list_id',
+  ]) {
+    expect(field, strOrNull(field), 'a string or null');
+  }
+  expect('combinator', item['combinator'] === 'AND' || item['combinator'] === 'OR', 'AND or OR');
+  expect(
+    'select',
+    Array.isArray(item['select']) && item['select'].every((s) => typeof s === 'string'),
+    'an array of strings',
+  );
+  for (const field of ['filter', 'sort']) {
+    expect(
+      field,
+      Array.isArray(item[field]) && (item[field] as unknown[]).every(isPlainObject),
+      'an array of objects',
+    );
+  }
+  expect(
+    'column_layout',
+    item['column_layout'] === null || isPlainObject(item['column_layout']),
+    'an object or null',
+  );
+  expect(
+    'group_hide_empty',
+    item['group_hide_empty'] === null || typeof item['group_hide_empty'] === 'boolean',
+    'a boolean or null',
+  );
+  expect(
+    'sort_order',
+    item['sort_order'] === null || typeof item['sort_order'] === 'number',
+    'a number or null',
+  );
+  const view = {} as Record<string, unknown>;
+  for (const field of [
+    'id',
+    'object_type',
+    ...VIEW_FIELDS,
+    'created_at',
+    'updated_at',
+    'team_id',
+    'user_id',
+  ]) {
+    view[field] = item[field] ?? null;
+  }
+  return view as unknown as View;
+}
+
+export const viewsSlice = defineSlice('views', (ctx) => new ViewsModel(ctx));
+
+/** The views model of `store`. */
+export function viewsOf(store: Store): ViewsModel {
+  return store.slice(viewsSlice);
+}

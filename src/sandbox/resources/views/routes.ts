@@ -1,0 +1,34 @@
+import type { ApiRoute, Resource } from '../../resource.ts';
+import {
+  createView,
+  deleteView,
+  getView,
+  listViews,
+  requireViewObjectType,
+  updateView,
+} from './handlers.ts';
+import { viewsSlice } from './model.ts';
+
+const MANY = '/v2/prism/{teamId}/{viewObjectType}/views';
+const ONE = `${MANY}/{viewId}`;
+
+function route(
+  method: ApiRoute['method'],
+  path: string,
+  operationId: string,
+  handler: ApiRoute['handler'],
+): ApiRoute {
+  return { kind: 'api', method, path, operationId, resolve: requireViewObjectType, handler };
+}
+
+export const viewsResource: Resource = {
+  name: 'views',
+  slices: [viewsSlice],
+  routes: [
+    route('POST', MANY, 'createView', createView),
+    route('GET', MANY, 'listViews', listViews),
+    route('GET', ONE, 'getView', getView),
+    route('PATCH', ONE, 'updateView', updateView),
+    route('DELETE', ONE, 'deleteView', deleteView),
+  ],
+};
