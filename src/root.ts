@@ -7,6 +7,7 @@ import { registerAuth } from './commands/auth/index.ts';
 import { registerCompletion } from './commands/completion/index.ts';
 import { registerProfile } from './commands/profile/index.ts';
 import { registerProps } from './commands/props/index.ts';
+import { registerRecords } from './commands/records/index.ts';
 import { registerSandbox } from './commands/sandbox/index.ts';
 import { registerViews } from './commands/views/index.ts';
 import type { IOStreams } from './io/streams.ts';
@@ -68,6 +69,7 @@ Get started:
   registerAuth(program, ctx);
   registerApi(program, ctx);
   registerProps(program, ctx);
+  registerRecords(program, ctx);
   registerSandbox(program, ctx);
   registerViews(program, ctx);
   registerCompletion(program, ctx);

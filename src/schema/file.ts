@@ -30,6 +30,7 @@ import {
   type PropertyType,
 } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
+import { loadYaml, type Yaml } from '../util/yaml.ts';
 
 export const SCHEMA_VERSION = 1;
 
@@ -97,7 +98,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Slugs as the API makes them: lower-case letters, digits and underscores. */
 const SLUG = /^[a-z0-9][a-z0-9_]*$/;
 
-type Yaml = typeof import('yaml');
 type YNode = import('yaml').Node;
 
 /** One problem in a file, with its place. */
@@ -312,7 +312,7 @@ function readProperty(
  * column ("schema.yaml:12:7: object_types.contact.stage.type: …").
  */
 export async function parseSchema(text: string, file: string): Promise<Schema> {
-  const y = await import('yaml');
+  const y = await loadYaml();
   const lines = new y.LineCounter();
   const doc = y.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const where = (offset: number | undefined) => {
@@ -443,7 +443,7 @@ export async function formatSchema(
   format: 'yaml' | 'json',
 ): Promise<string> {
   if (format === 'json') return `${JSON.stringify(obj, null, 2)}\n`;
-  const y = await import('yaml');
+  const y = await loadYaml();
   const doc = new y.Document(obj);
   doc.commentBefore = HEADER.split('\n')
     .map((l) => ` ${l}`)

@@ -184,6 +184,38 @@ describe('the ws binary', () => {
     }
   });
 
+  it('loads its lazily imported packages from the bundle: yaml, csv-parse, cli-table3', async () => {
+    const { child, ready } = await startForeground(['--quiet', '--no-profile', '--seed', 'demo']);
+    const run = (args: string[], input?: string) => {
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        env: { ...env(), WS_BASE_URL: ready.url, WS_TEAM_ID: ready.team_id, WS_API_KEY: ready.api_key },
+        input: input ?? '',
+        encoding: 'utf8',
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    try {
+      const apply = run(['props', 'apply', '-f', join(ROOT, 'examples', 'schema.yaml'), '--yes']);
+      assert.equal(apply.code, 0, apply.stderr);
+      const exported = run(['props', 'export']);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.match(exported.stdout, /^version: 1\n/m);
+      const csv = run(['records', 'export', 'contacts', '--format', 'csv', '--select', 'name,score']);
+      assert.equal(csv.code, 0, csv.stderr);
+      const lines = csv.stdout.trim().split(/\r?\n/);
+      assert.equal(lines[0], 'id,name,score');
+      const id = lines[1]!.split(',')[0]!;
+      const update = run(['records', 'batch-update', 'contacts', '--file', '-'], `id,score\n${id},77\n`);
+      assert.equal(update.code, 0, update.stderr);
+      const table = run(['records', 'get', 'contacts', id, '--format', 'table', '--fields', 'id,score']);
+      assert.equal(table.code, 0, table.stderr);
+      assert.match(table.stdout, /score\s+77/);
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  });
+
   it('ships completion scripts that match the command tree', () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
       const r = ws(['completion', shell]);

@@ -1,0 +1,27 @@
+// ws records find TYPE SLUG VALUE: the one record whose property equals a value. No match
+// exits 4, several exit 6, and the message says which.
+import { findRecordByValue } from '../../api/records.ts';
+import type { Deps } from '../../factory.ts';
+import { lookupError, resolveLookup } from './lookup.ts';
+import { printRecord, recordType, withClient } from './shared.ts';
+
+export interface FindOptions {
+  type: string;
+  slug: string;
+  value: string;
+  listId?: string | undefined;
+}
+
+export async function run(opts: FindOptions, deps: Deps): Promise<void> {
+  const type = recordType(opts.type);
+  const lookup = await resolveLookup(deps, type, opts.slug, opts.value, opts.listId);
+  const answer = await withClient(deps, (client) =>
+    findRecordByValue(client, type, lookup.slug, lookup.value, {
+      listId: opts.listId,
+      signal: deps.signal,
+    }).catch((err: unknown) => {
+      throw lookupError(err, type, lookup, 'find');
+    }),
+  );
+  await printRecord(deps, answer);
+}

@@ -1,0 +1,389 @@
+import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
+import { UsageError } from '../../errors.ts';
+import { WHERE_SYNTAX } from '../../query/where.ts';
+import { MAX_CONCURRENCY } from './batch.ts';
+import * as batchDeleteVerb from './batch-delete.ts';
+import * as batchUpdateVerb from './batch-update.ts';
+import * as countVerb from './count.ts';
+import * as createVerb from './create.ts';
+import * as deleteVerb from './delete.ts';
+import * as duplicateVerb from './duplicate.ts';
+import * as editVerb from './edit.ts';
+import * as exportVerb from './export.ts';
+import * as findVerb from './find.ts';
+import * as getVerb from './get.ts';
+import * as grantVerb from './grant.ts';
+import * as listVerb from './list.ts';
+import * as queryVerb from './query.ts';
+import type { ReadFlags } from './read.ts';
+import * as restoreVerb from './restore.ts';
+import * as updateVerb from './update.ts';
+import * as upsertVerb from './upsert.ts';
+
+type Raw = Record<string, unknown>;
+const str = (v: unknown) => v as string | undefined;
+
+const TYPES =
+  'TYPE is contact, organization, identity, deal, action or document (singular or plural).';
+
+const VALUES_HELP = `
+Values (--set slug=value, repeatable) are typed by the property's definition:
+  numbers (amount=1500.5), booleans (true/false, yes/no), dates (2026-03-31 or
+  2026-03-31T09:30:00Z), select options by slug or display value (stage=Won),
+  multiselect as comma-separated options (tags=vip,partner), references as record ids;
+  null clears a value. slug:=JSON sends raw JSON. A value that does not fit is an error
+  before anything is sent. --data JSON|@FILE|- gives the raw values map instead.`;
+
+const FILTER_HELP = `
+Filters: --where (repeatable; AND, or OR with --or; quote it for the shell).
+${WHERE_SYNTAX}
+Also SLUG:is_null, SLUG:between=LOW,HIGH, SLUG:in=A,B. --filter-json takes the API's array.`;
+
+function setFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--set <slug=value>',
+      'a property value, typed by its definition (repeatable)',
+      collect,
+      [],
+    )
+    .option('--data <json>', 'the raw values map: JSON, @FILE or - for stdin');
+}
+
+function filterFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--where <expr>',
+      'a filter, e.g. amount>=1000 or stage:in=won,lost (repeatable)',
+      collect,
+      [],
+    )
+    .option('--or', 'combine the filters with OR (default AND)')
+    .option('--filter-json <json>', "the filter as the API's JSON array")
+    .option('--deleted', 'include soft-deleted records')
+    .option('--list-id <id>', 'scope properties to a list');
+}
+
+function readFlags(cmd: Command): Command {
+  return filterFlags(cmd)
+    .option(
+      '--select <slugs>',
+      'comma-separated property slugs to return (dot-paths follow references)',
+    )
+    .option('--sort <slugs>', 'comma-separated slugs, - for descending, e.g. -amount,name');
+}
+
+function pageFlags(cmd: Command): Command {
+  return readFlags(cmd)
+    .option('--limit <n>', 'how many records, however many pages that takes (default 50)')
+    .option('--all', 'every record, page after page')
+    .option('--total', 'also ask for the total (printed on stderr)');
+}
+
+function readOptions(o: Raw): ReadFlags {
+  return {
+    where: o.where as string[],
+    or: o.or === true,
+    filterJson: str(o.filterJson),
+    select: str(o.select),
+    sort: str(o.sort),
+    deleted: o.deleted === true,
+    listId: str(o.listId),
+    body: str(o.body),
+  };
+}
+
+function pageOptions(o: Raw) {
+  if (o.all === true && o.limit !== undefined)
+    throw new UsageError('--limit and --all cannot be used together.', 'Use one of them.');
+  return {
+    ...readOptions(o),
+    limit: intFlag('--limit', str(o.limit), 1),
+    all: o.all === true,
+    total: o.total === true,
+  };
+}
+
+function batchFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--concurrency <n>',
+      `chunks of 100 sent at once, 1 to ${MAX_CONCURRENCY} (default 4; the profile's rate limit still paces requests)`,
+    )
+    .option('--report <file>', 'write every result to FILE as NDJSON');
+}
+
+function batchOptions(o: Raw) {
+  return {
+    concurrency: intFlag('--concurrency', str(o.concurrency), 1, MAX_CONCURRENCY),
+    report: str(o.report),
+  };
+}
+
+export function registerRecords(program: Command, ctx: CommandContext): void {
+  const records = program
+    .command('records')
+    .alias('record')
+    .description('Records of an object type: list, read, create, change, delete, export');
+
+  pageFlags(
+    records.command('list <type>').alias('ls').description('List records (streamed page by page)'),
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nWithout --where the list endpoint is read (GET); with it, the query endpoint (POST).\nTable columns: id and a few properties (--select or --fields to choose).\n${FILTER_HELP}
+
+Examples:
+  $ ws records list contacts
+  $ ws records list deals --where 'amount>=1000' --where stage:in=won,lost --sort -amount --limit 200
+  $ ws records list contacts --all --format ndjson > contacts.ndjson
+  $ ws records list contacts --where 'email$=@example.com' --format tsv --fields id`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => listVerb, { type, ...pageOptions(o) }),
+    );
+
+  pageFlags(
+    records
+      .command('query <type>')
+      .description('Query records through the query endpoint (POST), with a raw body if needed'),
+  )
+    .option('--body <json>', 'a query body (JSON, @FILE or -); the flags override its fields')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${FILTER_HELP}
+
+Examples:
+  $ ws records query deals --where 'name~acme' --select name,amount,organization.name
+  $ ws records query contacts --body '{"query":{"select":["name"]},"id":["…","…"]}'`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => queryVerb, { type, ...pageOptions(o) }),
+    );
+
+  filterFlags(
+    records.command('count <type>').description('Count records (with --where: those that match)'),
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.\n\nExamples:\n  $ ws records count contacts\n  $ ws records count deals --where stage=won`,
+    )
+    .action((type: string, o: Raw, cmd: Command) => {
+      const { select: _s, sort: _o, body: _b, ...rest } = readOptions(o);
+      return ctx.invoke(cmd, async () => countVerb, { type, ...rest });
+    });
+
+  records
+    .command('get <type> <id>')
+    .description('Show a record and its etag (--json: the record plus "etag")')
+    .option('--select <slugs>', 'comma-separated property slugs to return')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n\nExample:\n  $ ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a --json`,
+    )
+    .action((type: string, id: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => getVerb, { type, id, select: str(o.select) }),
+    );
+
+  setFlags(records.command('create <type>').description('Create a record'))
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => createVerb, { type, set: o.set as string[], data: str(o.data) }),
+    );
+
+  setFlags(records.command('update <type> <id>').description('Change some values of a record'))
+    .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records update deal ID --set stage=won --set amount=12000 --if-match "$ETAG"`,
+    )
+    .action((type: string, id: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => updateVerb, {
+        type,
+        id,
+        set: o.set as string[],
+        data: str(o.data),
+        ifMatch: str(o.ifMatch),
+      }),
+    );
+
+  records
+    .command('delete <type> <id>')
+    .alias('rm')
+    .description('Delete a record (soft: restore brings it back); asks first, --yes to skip')
+    .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+    .action((type: string, id: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => deleteVerb, { type, id, ifMatch: str(o.ifMatch) }),
+    );
+
+  records
+    .command('restore <type> <id>')
+    .description('Restore a deleted record')
+    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => restoreVerb, { type, id }),
+    );
+
+  records
+    .command('duplicate <type> <id>')
+    .description('Copy a record into a new one')
+    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => duplicateVerb, { type, id }),
+    );
+
+  records
+    .command('find <type> <slug> <value>')
+    .description('The one record whose property equals a value (none: exit 4; several: exit 6)')
+    .option('--list-id <id>', 'scope properties to a list')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n\nExample:\n  $ ws records find contacts email ada@example.com`,
+    )
+    .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => findVerb, { type, slug, value, listId: str(o.listId) }),
+    );
+
+  setFlags(
+    records
+      .command('upsert <type> <slug> <value>')
+      .description(
+        'Update the one record whose property equals a value, or create it (several: exit 6)',
+      ),
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records upsert contacts email ada@example.com --set name="Ada Lovelace"`,
+    )
+    .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => upsertVerb, {
+        type,
+        slug,
+        value,
+        set: o.set as string[],
+        data: str(o.data),
+      }),
+    );
+
+  batchFlags(
+    records
+      .command('batch-update <type>')
+      .description('Change many records from a file: 100 per request, several at once'),
+  )
+    .option('--file <file>', 'CSV (id column, then slugs), NDJSON or a JSON array; - for stdin')
+    .addOption(
+      new Option(
+        '--input-format <format>',
+        'the format of --file (default: by extension, then content)',
+      ).choices(['csv', 'ndjson', 'json']),
+    )
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
+Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws records batch-update contacts --file changes.csv --report results.ndjson`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => batchUpdateVerb, {
+        type,
+        file: str(o.file),
+        inputFormat: str(o.inputFormat) as 'csv' | 'ndjson' | 'json' | undefined,
+        ...batchOptions(o),
+      }),
+    );
+
+  batchFlags(
+    records
+      .command('batch-delete <type> [ids...]')
+      .description(
+        'Delete many records: 100 per request, several at once; asks first, --yes to skip',
+      ),
+  )
+    .option('--file <file>', 'one id a line (the first tab-separated field); - for stdin')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\n\nExample:\n  $ ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts --file - --yes`,
+    )
+    .action((type: string, ids: string[], o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => batchDeleteVerb, {
+        type,
+        ids,
+        file: str(o.file),
+        ...batchOptions(o),
+      }),
+    );
+
+  readFlags(
+    records
+      .command('export <type>')
+      .description('Write every record to a file ws import reads back (csv, ndjson or json)'),
+  )
+    .option('--output <file>', 'write to FILE (replaced only once complete) instead of stdout')
+    .option('--raw', 'do not neutralise cells a spreadsheet would run as a formula')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nThe format is --format csv|ndjson|json, else the --output extension, else csv.
+CSV: id, then property slugs; select values as slugs; lists joined with ";"; references as ids.
+Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --raw.\n${FILTER_HELP}
+
+Example:
+  $ ws records export deals --where stage=won --output won.csv`,
+    )
+    .action((type: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => exportVerb, {
+        type,
+        ...readOptions(o),
+        output: str(o.output),
+        raw: o.raw === true,
+      }),
+    );
+
+  records
+    .command('edit <type> <id>')
+    .description("Edit a record's values as YAML in $VISUAL or $EDITOR; sends what changed")
+    .option('--from <file>', 'start from this file (kept by an edit that met a conflict)')
+    .addHelpText(
+      'after',
+      `\n${TYPES}\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.`,
+    )
+    .action((type: string, id: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => editVerb, { type, id, from: str(o.from) }),
+    );
+
+  const grant = records.command('grant').description('Who may see a deal or an action');
+  grant
+    .command('get <type> <id>')
+    .description('Show the grant of a deal or action')
+    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => grantVerb, { action: 'get' as const, type, id }),
+    );
+  grant
+    .command('set <type> <id>')
+    .description('Replace the grant of a deal or action')
+    .option(
+      '--user <id=letter>',
+      'a user and its permission letter a, r or w (repeatable)',
+      collect,
+      [],
+    )
+    .option('--team <id=letter>', 'a team and its permission letter (repeatable)', collect, [])
+    .option('--group <id=letter>', 'a group and its permission letter (repeatable)', collect, [])
+    .addOption(new Option('--share-level <level>', 'metadata or full'))
+    .option('--data <json>', 'the grant body: JSON, @FILE or -')
+    .addHelpText(
+      'after',
+      '\nThe whole grant is replaced.\n\nExample:\n  $ ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
+    )
+    .action((type: string, id: string, o: Raw, cmd: Command) =>
+      ctx.invoke(cmd, async () => grantVerb, {
+        action: 'set' as const,
+        type,
+        id,
+        user: o.user as string[],
+        team: o.team as string[],
+        group: o.group as string[],
+        shareLevel: str(o.shareLevel),
+        data: str(o.data),
+      }),
+    );
+}

@@ -1,0 +1,284 @@
+// What the records verbs share: the object type and id arguments, typed values from
+// --set and --data, and how a record is shown.
+import type { ApiClient } from '../../api/client.ts';
+import { definitionsFor, findDefinition, type PropertyDefinition } from '../../api/definitions.ts';
+import { objectType, type RecordType } from '../../api/object-types.ts';
+import type { RecordAnswer, RecordWrite } from '../../api/records.ts';
+import { UsageError } from '../../errors.ts';
+import type { Deps } from '../../factory.ts';
+import type { Column } from '../../output/format.ts';
+import { renderObject } from '../../output/render.ts';
+import { coerceValue, normaliseValue } from '../../values/coerce.ts';
+import { toWriteForm } from '../../values/write-form.ts';
+import { readInput } from './input.ts';
+
+export type { PropertyDefinition };
+
+/** A record as the list and query endpoints answer it. */
+export interface Row {
+  id: string;
+  properties: Record<string, unknown>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** The API's name of a record object type (`contacts` → `contact`). */
+export function recordType(input: string): RecordType {
+  return objectType(input, 'record') as RecordType;
+}
+
+/** A record id argument: a UUID, or a usage error before any request. */
+export function recordId(value: string, what = 'record id'): string {
+  const id = value.trim();
+  if (!isUuid(id)) {
+    throw new UsageError(
+      `"${value}" is not a ${what}: record ids are UUIDs (like 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a).`,
+      'Find ids with `ws records list TYPE --fields id` or `ws records find TYPE SLUG VALUE`.',
+    );
+  }
+  return id.toLowerCase();
+}
+
+/** Run `fn` with the API client, closing its connections afterwards. */
+export async function withClient<T>(deps: Deps, fn: (client: ApiClient) => Promise<T>): Promise<T> {
+  const client = await deps.client();
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The property definitions of a record type (from the 5-minute cache when fresh). */
+export function definitions(
+  deps: Deps,
+  type: RecordType,
+  listId?: string | undefined,
+): Promise<PropertyDefinition[]> {
+  return definitionsFor(deps, type, { listId });
+}
+
+/**
+ * Read `JSON`, `@FILE` or `-` (stdin) as JSON. `flag` names the source in messages.
+ */
+export async function readJsonArg(spec: string, deps: Deps, flag: string): Promise<unknown> {
+  const fromFile = spec === '-' || spec.startsWith('@');
+  const input = fromFile
+    ? await readInput(spec === '-' ? spec : spec.slice(1), deps, flag)
+    : { text: spec, source: flag };
+  try {
+    return JSON.parse(input.text);
+  } catch (e) {
+    throw new UsageError(
+      `${input.source} is not valid JSON: ${(e as Error).message}.`,
+      `Give JSON inline, @FILE to read a file, or - for stdin, e.g. ${flag} '{"name":"Ada"}'.`,
+    );
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `--data`: the raw `default` map, sent as given. */
+export async function readDataFlag(
+  spec: string | undefined,
+  deps: Deps,
+): Promise<Record<string, unknown>> {
+  if (spec === undefined) return {};
+  const data = await readJsonArg(spec, deps, '--data');
+  if (!isPlainObject(data)) {
+    throw new UsageError(
+      '--data must be a JSON object of property values keyed by slug.',
+      `For example --data '{"name":"Ada","score":42}'.`,
+    );
+  }
+  return data;
+}
+
+/** One --set: `slug=value` (typed by the property's definition) or `slug:=JSON` (raw). */
+export function splitSet(spec: string): { slug: string; text: string; raw: boolean } {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) {
+    throw new UsageError(
+      `--set "${spec}" must be slug=value.`,
+      'For example --set name="Ada Lovelace" --set score=42 --set tags=vip,partner; slug:=JSON sends raw JSON.',
+    );
+  }
+  const raw = spec[eq - 1] === ':';
+  const slug = spec.slice(0, raw ? eq - 1 : eq).trim();
+  if (slug === '') throw new UsageError(`--set "${spec}" has no property slug before "=".`);
+  return { slug, text: spec.slice(eq + 1), raw };
+}
+
+/**
+ * The values of --set flags, typed by their definitions. An unknown slug or a value that
+ * does not fit its type is a usage error (exit 2) before any request.
+ */
+export function parseSets(
+  sets: readonly string[],
+  defs: readonly PropertyDefinition[],
+  type: RecordType,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of sets) {
+    const { slug, text, raw } = splitSet(spec);
+    const def = findDefinition(defs, slug, type);
+    if (raw) {
+      try {
+        out[def.slug] = JSON.parse(text);
+      } catch (e) {
+        throw new UsageError(
+          `--set "${spec}": the value after ":=" is not valid JSON (${(e as Error).message}).`,
+          `Write ${slug}:='"text"' for a JSON string, or ${slug}=value to have it typed.`,
+        );
+      }
+      continue;
+    }
+    const r = coerceValue(def, text);
+    if (!r.ok) throw new UsageError(`--set "${spec}": ${r.error}`, r.hint);
+    out[def.slug] = r.value;
+  }
+  return out;
+}
+
+/** Check a typed value map (JSON, YAML) against definitions: the values in write form, or the problems. */
+export function checkValues(
+  values: Record<string, unknown>,
+  defs: readonly PropertyDefinition[],
+  type: RecordType,
+): { values: Record<string, unknown>; problems: string[] } {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [slug, value] of Object.entries(values)) {
+    let def: PropertyDefinition;
+    try {
+      def = findDefinition(defs, slug, type);
+    } catch (e) {
+      problems.push((e as Error).message);
+      continue;
+    }
+    const r = normaliseValue(def, value);
+    if (r.ok) out[def.slug] = r.value;
+    else problems.push(r.error + (r.hint ? ` ${r.hint}` : ''));
+  }
+  return { values: out, problems };
+}
+
+/**
+ * The body of a create, update or upsert from --data (raw) and --set (typed, applied on
+ * top). Definitions are fetched only when there are --set flags.
+ */
+export async function buildWrite(
+  opts: { set: readonly string[]; data?: string | undefined },
+  deps: Deps,
+  type: RecordType,
+  listId?: string | undefined,
+): Promise<RecordWrite> {
+  const values = await readDataFlag(opts.data, deps);
+  if (opts.set.length > 0) {
+    for (const s of opts.set) splitSet(s);
+    const defs = await definitions(deps, type, listId);
+    Object.assign(values, parseSets(opts.set, defs, type));
+  }
+  return { default: values };
+}
+
+/** Columns of record rows: `id`, then one per property slug (values in write form). */
+export function rowColumns(slugs: readonly string[]): Column<Row>[] {
+  return [
+    { key: 'id' },
+    ...slugs
+      .filter((s) => s !== 'id')
+      .map(
+        (slug): Column<Row> => ({
+          key: slug,
+          get: (row) => toWriteForm(row.properties?.[slug]),
+        }),
+      ),
+  ];
+}
+
+/** Types shown in a table by default: short, one-line values. */
+const TABLE_TYPES = new Set(['str', 'num', 'bool', 'date', 'select_str', 'multiselect_str']);
+const FIRST = ['name', 'title', 'email', 'stage', 'status', 'amount'];
+
+/** The properties a table shows when --select and --fields are not given: at most `n`. */
+export function tableSlugs(defs: readonly PropertyDefinition[], n = 4): string[] {
+  const shown = defs.filter((d) => TABLE_TYPES.has(d.type));
+  const rank = (slug: string) => {
+    const i = FIRST.indexOf(slug);
+    return i < 0 ? FIRST.length : i;
+  };
+  return [...shown]
+    .sort((a, b) => rank(a.slug) - rank(b.slug))
+    .slice(0, n)
+    .map((d) => d.slug);
+}
+
+/** A single record as shown: id, etag, then its values. */
+interface Shown {
+  id: string;
+  etag: string | null;
+  record: RecordAnswer['record'];
+}
+
+/**
+ * Print one record: key/value lines on a terminal, with --json the record as the API
+ * answers it plus `etag` (the version to pass to --if-match).
+ */
+export async function printRecord(deps: Deps, answer: RecordAnswer): Promise<void> {
+  const values = answer.record.default ?? {};
+  const shown: Shown = { id: answer.record.id, etag: answer.etag ?? null, record: answer.record };
+  const columns: Column<Shown>[] = [
+    { key: 'id' },
+    { key: 'etag', default: answer.etag !== undefined },
+    ...Object.keys(values).map(
+      (slug): Column<Shown> => ({
+        key: slug,
+        get: (s) => toWriteForm(s.record.default?.[slug]),
+      }),
+    ),
+  ];
+  await renderObject(deps.io, shown, columns, {
+    format: deps.format,
+    fields: deps.fields,
+    json: (s) => ({ ...s.record, etag: s.etag }),
+  });
+}
+
+/** `1 contact`, `3 contacts`, `2 identities`. */
+export function plural(n: number, type: string): string {
+  const word = n === 1 ? type : type.endsWith('y') ? `${type.slice(0, -1)}ies` : `${type}s`;
+  return `${n.toLocaleString('en-US')} ${word}`;
+}
+
+export interface RecordRef {
+  type: string;
+  id: string;
+}
+
+/** A verb on one record that answers it (restore, duplicate): call, say what was done, print it. */
+export async function recordVerb(
+  opts: RecordRef,
+  deps: Deps,
+  call: (
+    client: ApiClient,
+    type: RecordType,
+    id: string,
+    o: { signal: AbortSignal },
+  ) => Promise<RecordAnswer>,
+  done: (type: RecordType, id: string, answer: RecordAnswer) => string,
+): Promise<void> {
+  const type = recordType(opts.type);
+  const id = recordId(opts.id);
+  const answer = await withClient(deps, (client) =>
+    call(client, type, id, { signal: deps.signal }),
+  );
+  deps.io.success(done(type, id, answer));
+  await printRecord(deps, answer);
+}
