@@ -15,6 +15,11 @@ import { join } from 'node:path';
 import { ApiError, NotFoundError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
+import { closest } from '../query/suggest.ts';
+
+/** The closest names to a mistyped one (see src/query/suggest.ts). */
+export const closestMatches = closest;
+
 import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
 import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
 
@@ -241,40 +246,6 @@ export async function updateCachedDefinitions(
   await writeCache(deps, p, data);
 }
 
-/** Edit distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        prev[j]! + 1,
-        cur[j - 1]! + 1,
-        prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** Up to `max` candidates close to `input` (by edit distance, or one containing the other). */
-export function closestMatches(input: string, candidates: readonly string[], max = 3): string[] {
-  const needle = input.toLowerCase();
-  const limit = Math.max(2, Math.floor(needle.length / 3));
-  return candidates
-    .map((c) => {
-      const hay = c.toLowerCase();
-      const d = editDistance(needle, hay);
-      const contains = needle.length >= 3 && (hay.includes(needle) || needle.includes(hay));
-      return { c, d: contains ? Math.min(d, limit) : d };
-    })
-    .filter((x) => x.d <= limit)
-    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
-    .slice(0, max)
-    .map((x) => x.c);
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -316,7 +287,7 @@ export function findDefinition(
 ): PropertyDefinition {
   const found = lookupDefinition(defs, slugOrId);
   if (found) return found;
-  const near = closestMatches(
+  const near = closest(
     slugOrId,
     defs.map((d) => d.slug),
   );

@@ -23,7 +23,7 @@ export function editDistance(a: string, b: string): number {
 /**
  * Up to `max` candidates close to `input` (case-insensitive; of names that differ only in
  * case, the first), closest first: those within an edit distance of a third of the longer
- * name (at least 2), or that start with it.
+ * name (at least 2), or where one contains the other (3 characters or more).
  */
 export function closest(input: string, candidates: Iterable<string>, max = 3): string[] {
   const needle = input.toLowerCase();
@@ -36,7 +36,13 @@ export function closest(input: string, candidates: Iterable<string>, max = 3): s
     const distance = editDistance(needle, hay);
     const limit = Math.max(2, Math.floor(Math.max(needle.length, hay.length) / 3));
     if (distance <= limit) scored.push({ name, score: distance });
-    else if (needle.length >= 3 && hay.startsWith(needle)) scored.push({ name, score: limit + 1 });
+    else if (
+      needle.length >= 3 &&
+      hay.length >= 3 &&
+      (hay.includes(needle) || needle.includes(hay))
+    ) {
+      scored.push({ name, score: limit + 1 });
+    }
   }
   scored.sort((x, y) => x.score - y.score || x.name.localeCompare(y.name));
   return scored.slice(0, max).map((s) => s.name);

@@ -18,7 +18,7 @@
 // workspace), role_id "whatever the workspace has" (the API picks the type's default on
 // create); an option's color_scheme, description, icon and option_group none, its list_id
 // the definition's. The yaml package loads only when a file is read or written.
-import { closestMatches } from '../api/definitions.ts';
+
 import { objectType } from '../api/object-types.ts';
 import {
   bySlug,
@@ -30,6 +30,7 @@ import {
   type PropertyType,
 } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
+import { closest } from '../query/suggest.ts';
 import { loadYaml, type Yaml } from '../util/yaml.ts';
 
 export const SCHEMA_VERSION = 1;
@@ -148,7 +149,7 @@ class Reader {
   ): void {
     for (const { key, keyNode } of pairs) {
       if (allowed.includes(key)) continue;
-      const near = closestMatches(key, allowed, 1);
+      const near = closest(key, allowed, 1);
       this.fail(
         keyNode,
         path,
@@ -258,7 +259,7 @@ function readProperty(
     if ((PROPERTY_TYPE_NAMES as readonly string[]).includes(typeText))
       type = typeText as PropertyType;
     else {
-      const near = closestMatches(typeText, PROPERTY_TYPE_NAMES, 1);
+      const near = closest(typeText, PROPERTY_TYPE_NAMES, 1);
       r.fail(
         get(pairs, 'type'),
         `${path}.type`,

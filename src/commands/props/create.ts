@@ -1,4 +1,3 @@
-import { closestMatches } from '../../api/definitions.ts';
 import { objectType } from '../../api/object-types.ts';
 import {
   createProperty,
@@ -14,6 +13,7 @@ import { UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import type { Choice } from '../../prompt/prompter.ts';
+import { closest } from '../../query/suggest.ts';
 import {
   changeDefinitions,
   hintOnConflict,
@@ -63,7 +63,7 @@ export function describeType(type: string): string {
 export function propertyType(input: string, flag = '--type'): PropertyType {
   const t = input.trim().toLowerCase();
   if ((PROPERTY_TYPE_NAMES as readonly string[]).includes(t)) return t as PropertyType;
-  const near = closestMatches(t, PROPERTY_TYPE_NAMES);
+  const near = closest(t, PROPERTY_TYPE_NAMES);
   throw new UsageError(
     `${flag}: "${input}" is not a property type.${near.length > 0 ? ` Did you mean ${near.map((s) => `"${s}"`).join(', ')}?` : ''}`,
     `Types: ${PROPERTY_TYPE_NAMES.join(', ')}.`,

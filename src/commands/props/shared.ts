@@ -1,7 +1,6 @@
 // What the props verbs share: the columns of definitions and options, rows with their
 // object type, and lookups of an option by slug or id.
 import {
-  closestMatches,
   definitionsFor,
   invalidateDefinitions,
   updateCachedDefinitions,
@@ -18,6 +17,7 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
+import { closest } from '../../query/suggest.ts';
 
 /** A definition as ws prints it: the API object with its object type first. */
 export type PropertyRow = { object_type: string } & PropertyDefinition;
@@ -132,7 +132,7 @@ export async function resolveOption(
   const again = lookupOption(fresh, slugOrId);
   if (again) return { def: fresh, option: again };
   const slugs = (fresh.options ?? []).map((o) => o.slug);
-  const near = closestMatches(slugOrId, slugs);
+  const near = closest(slugOrId, slugs);
   throw new NotFoundError(
     `The ${objectType} property "${fresh.slug}" has no option "${slugOrId}".${near.length > 0 ? ` Did you mean ${near.map((s) => `"${s}"`).join(', ')}?` : ''}`,
     slugs.length > 0
