@@ -2,16 +2,10 @@
 // command takes an object type, singular and plural both work (`contact`, `contacts`),
 // and an unknown type is a usage error listing the known ones.
 import { UsageError } from '../errors.ts';
+import { AutomationObjectType, RecordObjectType, ViewObjectType } from '../generated/enums.ts';
 
 /** Record endpoints (and import, grants for deal and action). */
-export const RECORD_TYPES = [
-  'contact',
-  'organization',
-  'identity',
-  'deal',
-  'action',
-  'document',
-] as const;
+export const RECORD_TYPES = RecordObjectType;
 /** Property endpoints: these nine are documented; the service knows more. */
 export const PROPERTY_TYPES = [
   'contact',
@@ -25,26 +19,9 @@ export const PROPERTY_TYPES = [
   'ai_chat_message',
 ] as const;
 /** View endpoints. */
-export const VIEW_TYPES = [
-  'action',
-  'deal',
-  'document',
-  'event',
-  'identity',
-  'organization',
-] as const;
+export const VIEW_TYPES = ViewObjectType;
 /** Triggered automation endpoints. */
-export const AUTOMATION_TYPES = [
-  'message',
-  'action',
-  'event',
-  'document',
-  'identity',
-  'linkedin_message',
-  'deal',
-  'organization',
-  'contact',
-] as const;
+export const AUTOMATION_TYPES = AutomationObjectType;
 
 export type RecordType = (typeof RECORD_TYPES)[number];
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -2,6 +2,7 @@
 // definitions. Listing answers are maps keyed by object type, then definition id; these
 // calls flatten them into arrays in a stable order (by slug; options by sort_index).
 import { ApiError, WsError } from '../errors.ts';
+import { PropertyType as PropertyTypeEnum } from '../generated/enums.ts';
 import type { ApiClient } from './client.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
@@ -14,52 +15,8 @@ export type OptionCreate = Schemas['OptionCreate'];
 export type OptionPatch = Schemas['OptionPatch'];
 export type OptionInline = Schemas['OptionInline'];
 
-/** Every storage type, in the order the contract lists them (checked against it below). */
-export const PROPERTY_TYPE_NAMES = [
-  'num',
-  'str',
-  'bool',
-  'date',
-  'text',
-  'byte',
-  'select_str',
-  'multi_str',
-  'multiselect_str',
-  'jsonb',
-  'ref_identity',
-  'ref_user',
-  'ref_organization',
-  'ref_contact',
-  'ref_thread',
-  'ref_message',
-  'ref_event',
-  'ref_account',
-  'ref_ai_chat_thread',
-  'ref_ai_chat_message',
-  'multiref_ai_chat_message',
-  'multiref_agent_site',
-  'multiref_action',
-  'multiref_comment',
-  'multiref_contact',
-  'multiref_label',
-  'multiref_thread',
-  'multiref_messages',
-  'multiref_document',
-  'multiref_identity',
-  'multiref_organization',
-  'multiref_engagement',
-  'multiref_attendee',
-  'multiref_meeting_entry',
-  'multiref_read_receipt',
-  'multiref_account',
-  'multiref_source',
-] as const satisfies readonly PropertyType[];
-
-/** Fails to compile when the contract gains a type this list lacks. */
-const everyType: [Exclude<PropertyType, (typeof PROPERTY_TYPE_NAMES)[number]>] extends [never]
-  ? true
-  : never = true;
-void everyType;
+/** Every storage type, in the order the contract lists them. */
+export const PROPERTY_TYPE_NAMES = PropertyTypeEnum;
 
 /** Types whose definitions carry options. */
 export function hasOptions(type: string): boolean {

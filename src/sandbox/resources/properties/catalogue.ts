@@ -3,47 +3,10 @@
 // and stable ids derived from names so that every sandbox agrees on them.
 
 import { createHash } from 'node:crypto';
+import { PropertyType as PropertyTypeEnum } from '../../../generated/enums.ts';
 
 /** Storage types of property definitions (api.md, "Property type enum"). */
-export const PROPERTY_TYPES = [
-  'num',
-  'str',
-  'bool',
-  'date',
-  'text',
-  'byte',
-  'select_str',
-  'multi_str',
-  'multiselect_str',
-  'jsonb',
-  'ref_identity',
-  'ref_user',
-  'ref_organization',
-  'ref_contact',
-  'ref_thread',
-  'ref_message',
-  'ref_event',
-  'ref_account',
-  'ref_ai_chat_thread',
-  'ref_ai_chat_message',
-  'multiref_ai_chat_message',
-  'multiref_agent_site',
-  'multiref_action',
-  'multiref_comment',
-  'multiref_contact',
-  'multiref_label',
-  'multiref_thread',
-  'multiref_messages',
-  'multiref_document',
-  'multiref_identity',
-  'multiref_organization',
-  'multiref_engagement',
-  'multiref_attendee',
-  'multiref_meeting_entry',
-  'multiref_read_receipt',
-  'multiref_account',
-  'multiref_source',
-] as const;
+export const PROPERTY_TYPES = PropertyTypeEnum;
 
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 

@@ -6,6 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { RecordObjectType } from '../../../generated/enums.ts';
 import { notFound } from '../../errors.ts';
 import {
   defineSlice,
@@ -17,14 +18,7 @@ import {
 } from '../../store.ts';
 
 /** The object types of the record endpoints (api.md, "Object types"). */
-export const OBJECT_TYPES = [
-  'contact',
-  'organization',
-  'identity',
-  'deal',
-  'action',
-  'document',
-] as const;
+export const OBJECT_TYPES = RecordObjectType;
 
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 

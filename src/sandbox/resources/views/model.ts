@@ -3,6 +3,10 @@
 // property a view names against the definitions its object type shows on the view's list.
 
 import { randomUUID } from 'node:crypto';
+import {
+  ViewObjectType as ViewObjectTypeEnum,
+  ViewType as ViewTypeEnum,
+} from '../../../generated/enums.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import {
   defineSlice,
@@ -22,14 +26,7 @@ import { checkPaths, pathsOf, resolvePath } from './paths.ts';
 import { checkViewQuery } from './records.ts';
 
 /** The object types of the view endpoints (api.md, "Object types"). */
-export const VIEW_OBJECT_TYPES = [
-  'action',
-  'deal',
-  'document',
-  'event',
-  'identity',
-  'organization',
-] as const;
+export const VIEW_OBJECT_TYPES = ViewObjectTypeEnum;
 
 export type ViewObjectType = (typeof VIEW_OBJECT_TYPES)[number];
 
@@ -37,7 +34,7 @@ export function isViewObjectType(value: string): value is ViewObjectType {
   return (VIEW_OBJECT_TYPES as readonly string[]).includes(value);
 }
 
-export const VIEW_TYPES = ['grid', 'list', 'kanban'] as const;
+export const VIEW_TYPES = ViewTypeEnum;
 
 /** The user every view of the sandbox is saved by (the sandbox has one user, its API key). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');
