@@ -13,11 +13,11 @@ export interface CommandContext {
    * Run a verb: `load` gives its module and `opts` is the typed options object parsed
    * from argv.
    *
-   * Verb modules are small and bundled with the command tree; what is heavy (undici,
-   * conf, cli-table3, ora, @inquirer/prompts, the sandbox) is imported where it is used,
-   * so only the commands that need it load it. Splitting every verb into its own chunk
-   * as well made start-up slower, not faster: each chunk is one more module file for
-   * Node's ESM loader to read, compile and link (measured with bench/startup.mjs).
+   * Each noun's verbs load together from its `verbs.ts` when one of them runs, so the
+   * command tree stays small and `ws --version` loads none of them; what is heavy
+   * (undici, conf, cli-table3, ora, @inquirer/prompts, yaml, csv-parse, the sandbox) is
+   * imported where it is used. One chunk per noun rather than per verb: every chunk is
+   * one more file for Node's ESM loader to read, compile and link (bench/startup.mjs).
    */
   invoke<O>(cmd: Command, load: () => Promise<VerbModule<O>>, opts: O): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { type Command, type CommandContext, collect } from '../../command.ts';
-import * as apiVerb from './api.ts';
+
+const verbs = () => import('./verbs.ts');
 
 export function registerApi(program: Command, ctx: CommandContext): void {
   program
@@ -30,7 +31,7 @@ Examples:
   $ ws api POST '/v2/prism/{teamId}/contact/query' -f 'query[select][]=name' -f query[limit]=50 --paginate`,
     )
     .action((method: string, path: string, o: Record<string, unknown>, cmd: Command) =>
-      ctx.invoke(cmd, async () => apiVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).apiVerb, {
         method,
         path,
         fields: o.field as string[],

@@ -1,5 +1,6 @@
 import type { Command, CommandContext } from '../../command.ts';
-import * as statusVerb from './status.ts';
+
+const verbs = () => import('./verbs.ts');
 
 export function registerAuth(program: Command, ctx: CommandContext): void {
   const auth = program.command('auth').description('Check authentication');
@@ -8,9 +9,13 @@ export function registerAuth(program: Command, ctx: CommandContext): void {
     .description(
       'Check the API key with one request and show the profile, base URL, team id and key in use',
     )
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
+    .action((_o: unknown, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
+    );
   program
     .command('whoami')
     .description('Same as `ws auth status`')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
+    .action((_o: unknown, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
+    );
 }

@@ -1,7 +1,8 @@
 import type { Command, CommandContext } from '../../command.ts';
 import { SHELLS, type Shell } from '../../completion.ts';
 import { UsageError } from '../../errors.ts';
-import * as completionVerb from './completion.ts';
+
+const verbs = () => import('./verbs.ts');
 
 export function registerCompletion(program: Command, ctx: CommandContext): void {
   program
@@ -19,6 +20,9 @@ Examples:
       if (!(SHELLS as readonly string[]).includes(shell)) {
         throw new UsageError(`No completion for "${shell}".`, `Shells: ${SHELLS.join(', ')}.`);
       }
-      return ctx.invoke(cmd, async () => completionVerb, { shell: shell as Shell, program });
+      return ctx.invoke(cmd, async () => (await verbs()).completionVerb, {
+        shell: shell as Shell,
+        program,
+      });
     });
 }

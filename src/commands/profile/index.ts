@@ -1,9 +1,6 @@
 import { type Command, type CommandContext, intFlag } from '../../command.ts';
-import * as addVerb from './add.ts';
-import * as listVerb from './list.ts';
-import * as removeVerb from './remove.ts';
-import * as showVerb from './show.ts';
-import * as useVerb from './use.ts';
+
+const verbs = () => import('./verbs.ts');
 
 export function registerProfile(program: Command, ctx: CommandContext): void {
   const profile = program
@@ -26,7 +23,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
       '\nExample:\n  $ ws profile add prod --base-url https://api.example.com --team-id 8f1c…  --with-key < key.txt',
     )
     .action((name: string, o: Record<string, string | boolean | undefined>, cmd: Command) =>
-      ctx.invoke(cmd, async () => addVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).addVerb, {
         name,
         baseUrl: o.baseUrl as string | undefined,
         teamId: o.teamId as string | undefined,
@@ -40,20 +37,22 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .command('list')
     .alias('ls')
     .description('List profiles (keys shown as their last four characters)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => listVerb, {}));
+    .action((_o: unknown, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
+    );
 
   profile
     .command('use <name>')
     .description('Make a profile the default')
     .action((name: string, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, async () => useVerb, { name }),
+      ctx.invoke(cmd, async () => (await verbs()).useVerb, { name }),
     );
 
   profile
     .command('show [name]')
     .description('Show a profile (default: the one in use)')
     .action((name: string | undefined, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, async () => showVerb, { name }),
+      ctx.invoke(cmd, async () => (await verbs()).showVerb, { name }),
     );
 
   profile
@@ -61,6 +60,6 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .alias('rm')
     .description('Remove a profile (asks first; --yes to skip)')
     .action((name: string, _o: unknown, cmd: Command) =>
-      ctx.invoke(cmd, async () => removeVerb, { name }),
+      ctx.invoke(cmd, async () => (await verbs()).removeVerb, { name }),
     );
 }

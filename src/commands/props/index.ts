@@ -1,18 +1,8 @@
 import { type Command, type CommandContext, collect } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import * as applyVerb from './apply.ts';
-import * as createVerb from './create.ts';
-import * as deleteVerb from './delete.ts';
-import * as diffVerb from './diff.ts';
-import * as exportVerb from './export.ts';
-import * as getVerb from './get.ts';
-import * as listVerb from './list.ts';
-import * as optionsAddVerb from './options/add.ts';
-import * as optionsListVerb from './options/list.ts';
-import * as optionsRemoveVerb from './options/remove.ts';
-import * as optionsUpdateVerb from './options/update.ts';
 import type { OptionFields } from './shared.ts';
-import * as updateVerb from './update.ts';
+
+const verbs = () => import('./verbs.ts');
 
 type Flags = Record<string, string | boolean | string[] | undefined>;
 
@@ -90,7 +80,7 @@ Examples:
     .option('--list-id <id>', 'what this list shows: shared, workspace and its own definitions')
     .option('--options', 'show option values instead of their number')
     .action((type: string | undefined, o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => listVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, {
         objectType: type,
         term: o.term as string | undefined,
         listId: o.listId as string | undefined,
@@ -103,7 +93,7 @@ Examples:
     .description('Show one property definition with its options (property: slug or id)')
     .option('--list-id <id>', 'look among what this list shows')
     .action((type: string, property: string, o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => getVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).getVerb, {
         objectType: type,
         property,
         listId: o.listId as string | undefined,
@@ -129,7 +119,7 @@ Examples:
       [],
     )
     .action((type: string, o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => createVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
         objectType: type,
         name: o.name as string | undefined,
         type: o.type as string | undefined,
@@ -157,7 +147,7 @@ Examples:
     .action((type: string, property: string, o: Flags, cmd: Command) => {
       if (o.enable === true && o.disable === true)
         throw new UsageError('--enable and --disable cannot be used together.');
-      return ctx.invoke(cmd, async () => updateVerb, {
+      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         objectType: type,
         property,
         name: o.name as string | undefined,
@@ -173,7 +163,7 @@ Examples:
     .alias('rm')
     .description('Delete a property definition (asks first; --yes to skip)')
     .action((type: string, property: string, _o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => deleteVerb, { objectType: type, property }),
+      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { objectType: type, property }),
     );
 
   const options = props
@@ -185,7 +175,7 @@ Examples:
     .alias('ls')
     .description('List the options of a select property, in their order')
     .action((type: string, property: string, _o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => optionsListVerb, { objectType: type, property }),
+      ctx.invoke(cmd, async () => (await verbs()).optionsListVerb, { objectType: type, property }),
     );
 
   optionFieldFlags(
@@ -195,7 +185,7 @@ Examples:
       .option('--slug <slug>', 'slug (default: derived from the value)'),
     false,
   ).action((type: string, property: string, value: string, o: Flags, cmd: Command) =>
-    ctx.invoke(cmd, async () => optionsAddVerb, {
+    ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
       objectType: type,
       property,
       value,
@@ -212,7 +202,7 @@ Examples:
       .option('--slug <slug>', 'new slug'),
     true,
   ).action((type: string, property: string, option: string, o: Flags, cmd: Command) =>
-    ctx.invoke(cmd, async () => optionsUpdateVerb, {
+    ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
       objectType: type,
       property,
       option,
@@ -227,7 +217,11 @@ Examples:
     .alias('rm')
     .description('Remove an option (asks first; --yes to skip)')
     .action((type: string, property: string, option: string, _o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => optionsRemoveVerb, { objectType: type, property, option }),
+      ctx.invoke(cmd, async () => (await verbs()).optionsRemoveVerb, {
+        objectType: type,
+        property,
+        option,
+      }),
     );
 
   props
@@ -237,7 +231,7 @@ Examples:
     )
     .option('-o, --output <file>', 'write to this file (default: stdout)')
     .action((types: string[], o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => exportVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         objectTypes: types,
         output: o.output as string | undefined,
       }),
@@ -251,7 +245,10 @@ Examples:
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--prune', 'also plan deletes of what the file does not have')
     .action((o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => diffVerb, { file: o.file as string, prune: o.prune === true }),
+      ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
+        file: o.file as string,
+        prune: o.prune === true,
+      }),
     );
 
   props
@@ -261,7 +258,7 @@ Examples:
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'delete what the file does not have (asks first; --yes to skip)')
     .action((o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => applyVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
         file: o.file as string,
         dryRun: o.dryRun === true,
         prune: o.prune === true,

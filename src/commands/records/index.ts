@@ -2,23 +2,9 @@ import { type Command, type CommandContext, collect, intFlag, Option } from '../
 import { UsageError } from '../../errors.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
 import { MAX_CONCURRENCY } from './batch.ts';
-import * as batchDeleteVerb from './batch-delete.ts';
-import * as batchUpdateVerb from './batch-update.ts';
-import * as countVerb from './count.ts';
-import * as createVerb from './create.ts';
-import * as deleteVerb from './delete.ts';
-import * as duplicateVerb from './duplicate.ts';
-import * as editVerb from './edit.ts';
-import * as exportVerb from './export.ts';
-import * as findVerb from './find.ts';
-import * as getVerb from './get.ts';
-import * as grantVerb from './grant.ts';
-import * as listVerb from './list.ts';
-import * as queryVerb from './query.ts';
 import type { ReadFlags } from './read.ts';
-import * as restoreVerb from './restore.ts';
-import * as updateVerb from './update.ts';
-import * as upsertVerb from './upsert.ts';
+
+const verbs = () => import('./verbs.ts');
 
 type Raw = Record<string, unknown>;
 const str = (v: unknown) => v as string | undefined;
@@ -140,7 +126,7 @@ Examples:
   $ ws records list contacts --where 'email$=@example.com' --format tsv --fields id`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => listVerb, { type, ...pageOptions(o) }),
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, ...pageOptions(o) }),
     );
 
   pageFlags(
@@ -158,7 +144,7 @@ Examples:
   $ ws records query contacts --body '{"query":{"select":["name"]},"id":["…","…"]}'`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => queryVerb, { type, ...pageOptions(o) }),
+      ctx.invoke(cmd, async () => (await verbs()).queryVerb, { type, ...pageOptions(o) }),
     );
 
   filterFlags(
@@ -170,7 +156,7 @@ Examples:
     )
     .action((type: string, o: Raw, cmd: Command) => {
       const { select: _s, sort: _o, body: _b, ...rest } = readOptions(o);
-      return ctx.invoke(cmd, async () => countVerb, { type, ...rest });
+      return ctx.invoke(cmd, async () => (await verbs()).countVerb, { type, ...rest });
     });
 
   records
@@ -182,7 +168,7 @@ Examples:
       `\n${TYPES}\n\nExample:\n  $ ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a --json`,
     )
     .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => getVerb, { type, id, select: str(o.select) }),
+      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, id, select: str(o.select) }),
     );
 
   setFlags(records.command('create <type>').description('Create a record'))
@@ -191,7 +177,11 @@ Examples:
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => createVerb, { type, set: o.set as string[], data: str(o.data) }),
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+        type,
+        set: o.set as string[],
+        data: str(o.data),
+      }),
     );
 
   setFlags(records.command('update <type> <id>').description('Change some values of a record'))
@@ -201,7 +191,7 @@ Examples:
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records update deal ID --set stage=won --set amount=12000 --if-match "$ETAG"`,
     )
     .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => updateVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         id,
         set: o.set as string[],
@@ -216,21 +206,25 @@ Examples:
     .description('Delete a record (soft: restore brings it back); asks first, --yes to skip')
     .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
     .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => deleteVerb, { type, id, ifMatch: str(o.ifMatch) }),
+      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
+        type,
+        id,
+        ifMatch: str(o.ifMatch),
+      }),
     );
 
   records
     .command('restore <type> <id>')
     .description('Restore a deleted record')
     .action((type: string, id: string, _o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => restoreVerb, { type, id }),
+      ctx.invoke(cmd, async () => (await verbs()).restoreVerb, { type, id }),
     );
 
   records
     .command('duplicate <type> <id>')
     .description('Copy a record into a new one')
     .action((type: string, id: string, _o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => duplicateVerb, { type, id }),
+      ctx.invoke(cmd, async () => (await verbs()).duplicateVerb, { type, id }),
     );
 
   records
@@ -242,7 +236,12 @@ Examples:
       `\n${TYPES}\n\nExample:\n  $ ws records find contacts email ada@example.com`,
     )
     .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => findVerb, { type, slug, value, listId: str(o.listId) }),
+      ctx.invoke(cmd, async () => (await verbs()).findVerb, {
+        type,
+        slug,
+        value,
+        listId: str(o.listId),
+      }),
     );
 
   setFlags(
@@ -257,7 +256,7 @@ Examples:
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records upsert contacts email ada@example.com --set name="Ada Lovelace"`,
     )
     .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => upsertVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).upsertVerb, {
         type,
         slug,
         value,
@@ -284,7 +283,7 @@ Examples:
 Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws records batch-update contacts --file changes.csv --report results.ndjson`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => batchUpdateVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).batchUpdateVerb, {
         type,
         file: str(o.file),
         inputFormat: str(o.inputFormat) as 'csv' | 'ndjson' | 'json' | undefined,
@@ -305,7 +304,7 @@ Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws r
       `\n${TYPES}\n\nExample:\n  $ ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts --file - --yes`,
     )
     .action((type: string, ids: string[], o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => batchDeleteVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
         type,
         ids,
         file: str(o.file),
@@ -330,7 +329,7 @@ Example:
   $ ws records export deals --where stage=won --output won.csv`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => exportVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         type,
         ...readOptions(o),
         output: str(o.output),
@@ -347,7 +346,7 @@ Example:
       `\n${TYPES}\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.`,
     )
     .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => editVerb, { type, id, from: str(o.from) }),
+      ctx.invoke(cmd, async () => (await verbs()).editVerb, { type, id, from: str(o.from) }),
     );
 
   const grant = records.command('grant').description('Who may see a deal or an action');
@@ -355,7 +354,7 @@ Example:
     .command('get <type> <id>')
     .description('Show the grant of a deal or action')
     .action((type: string, id: string, _o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => grantVerb, { action: 'get' as const, type, id }),
+      ctx.invoke(cmd, async () => (await verbs()).grantVerb, { action: 'get' as const, type, id }),
     );
   grant
     .command('set <type> <id>')
@@ -375,7 +374,7 @@ Example:
       '\nThe whole grant is replaced.\n\nExample:\n  $ ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
     )
     .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => grantVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
         action: 'set' as const,
         type,
         id,

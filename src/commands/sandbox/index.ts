@@ -1,8 +1,7 @@
 import { type Command, type CommandContext, intFlag } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import * as startVerb from './start.ts';
-import * as statusVerb from './status.ts';
-import * as stopVerb from './stop.ts';
+
+const verbs = () => import('./verbs.ts');
 
 function probability(flag: string, value: string | undefined): number {
   if (value === undefined) return 0;
@@ -67,7 +66,7 @@ Examples:
       ) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
       }
-      return ctx.invoke(cmd, async () => startVerb, {
+      return ctx.invoke(cmd, async () => (await verbs()).startVerb, {
         host: o.host as string,
         port: intFlag('--port', o.port as string, 0, 65535)!,
         apiKey: o.apiKey as string | undefined,
@@ -90,12 +89,16 @@ Examples:
   sandbox
     .command('status')
     .description('Show the detached sandbox (exit 4 when none is running)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => statusVerb, {}));
+    .action((_o: unknown, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
+    );
 
   sandbox
     .command('stop')
     .description('Stop the detached sandbox (it saves its --data file first)')
-    .action((_o: unknown, cmd: Command) => ctx.invoke(cmd, async () => stopVerb, {}));
+    .action((_o: unknown, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).stopVerb, {}),
+    );
 }
 
 /** The options given to `sandbox start`, to pass on to a detached copy. */

@@ -1,12 +1,8 @@
 import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import * as createVerb from './create.ts';
-import * as deleteVerb from './delete.ts';
-import * as getVerb from './get.ts';
-import * as listVerb from './list.ts';
 import { VIEW_KINDS } from './shared.ts';
-import * as showVerb from './show.ts';
-import * as updateVerb from './update.ts';
+
+const verbs = () => import('./verbs.ts');
 
 const TYPES =
   'TYPE is action, deal, document, event, identity or organization (singular or plural).';
@@ -105,7 +101,11 @@ Examples:
   $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => createVerb, { type, name: str(o.name), ...specOptions(o) }),
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+        type,
+        name: str(o.name),
+        ...specOptions(o),
+      }),
     );
 
   views
@@ -118,7 +118,7 @@ Examples:
       `\n${TYPES}\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
     )
     .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => listVerb, { type, listId: str(o.listId) }),
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, listId: str(o.listId) }),
     );
 
   views
@@ -126,7 +126,7 @@ Examples:
     .description('Show a view: what it selects, filters, sorts and groups by')
     .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
     .action((type: string, view: string, _o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => getVerb, { type, view }),
+      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
     );
 
   specFlags(
@@ -155,7 +155,7 @@ Examples:
   $ ws views update deal Pipeline --select name,amount,owner --clear-sort`,
     )
     .action((type: string, view: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => updateVerb, {
+      ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         view,
         name: str(o.name),
@@ -182,7 +182,7 @@ group_by property), each with its count. --json prints { view, records, has_more
       if (o.all === true && o.limit !== undefined) {
         throw new UsageError('--all and --limit cannot be used together.', 'Pass one of them.');
       }
-      return ctx.invoke(cmd, async () => showVerb, {
+      return ctx.invoke(cmd, async () => (await verbs()).showVerb, {
         type,
         view,
         limit: intFlag('--limit', str(o.limit), 1),
@@ -196,6 +196,6 @@ group_by property), each with its count. --json prints { view, records, has_more
     .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
     .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
     .action((type: string, view: string, _o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => deleteVerb, { type, view }),
+      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
     );
 }
