@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The demo: start a sandbox, check the key, send requests with `ws api`, stop it.
+# The demo: start a sandbox, check the key, send requests with `ws api`, import a CSV of
+# contacts (a few bad rows included) and query what arrived, then stop the sandbox.
 # It uses a throw-away config directory, so your own profiles are left alone.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,6 +27,16 @@ ws api GET '/v2/prism/{teamId}/deal/count' -i
 
 step api GET "'/v2/prism/{teamId}/planet/count'" --json "   # an error, as a script sees it"
 ws api GET '/v2/prism/{teamId}/planet/count' --json || echo "(exit code $?)"
+
+step import contacts examples/contacts.csv --map "'Full name=name'" --map "'Newsletter=subscribed'" --failed-file contacts.failed.csv
+ws import contacts "$root/examples/contacts.csv" --map 'Full name=name' --map 'Newsletter=subscribed' \
+  --failed-file "$WS_CONFIG_DIR/contacts.failed.csv" || echo "(exit code $?: some rows failed)"
+
+printf "\n%s\n" "# contacts.failed.csv: the rows that failed, with their line and error first, ready to fix and import again"
+cut -c1-160 "$WS_CONFIG_DIR/contacts.failed.csv"
+
+step records query contacts --where "'status=customer'" --where "'tags~vip'" --select name,email,city,score --sort -score
+ws records query contacts --where 'status=customer' --where 'tags~vip' --select name,email,city,score --sort -score
 
 step sandbox stop
 ws sandbox stop

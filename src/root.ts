@@ -5,6 +5,7 @@ import type { CommandContext } from './command.ts';
 import { registerApi } from './commands/api/index.ts';
 import { registerAuth } from './commands/auth/index.ts';
 import { registerCompletion } from './commands/completion/index.ts';
+import { registerImport } from './commands/import/index.ts';
 import { registerProfile } from './commands/profile/index.ts';
 import { registerProps } from './commands/props/index.ts';
 import { registerRecords } from './commands/records/index.ts';
@@ -70,6 +71,7 @@ Get started:
   registerApi(program, ctx);
   registerProps(program, ctx);
   registerRecords(program, ctx);
+  registerImport(program, ctx);
   registerSandbox(program, ctx);
   registerViews(program, ctx);
   registerCompletion(program, ctx);

@@ -188,7 +188,12 @@ describe('the ws binary', () => {
     const { child, ready } = await startForeground(['--quiet', '--no-profile', '--seed', 'demo']);
     const run = (args: string[], input?: string) => {
       const r = spawnSync(process.execPath, [BIN, ...args], {
-        env: { ...env(), WS_BASE_URL: ready.url, WS_TEAM_ID: ready.team_id, WS_API_KEY: ready.api_key },
+        env: {
+          ...env(),
+          WS_BASE_URL: ready.url,
+          WS_TEAM_ID: ready.team_id,
+          WS_API_KEY: ready.api_key,
+        },
         input: input ?? '',
         encoding: 'utf8',
       });
@@ -200,14 +205,34 @@ describe('the ws binary', () => {
       const exported = run(['props', 'export']);
       assert.equal(exported.code, 0, exported.stderr);
       assert.match(exported.stdout, /^version: 1\n/m);
-      const csv = run(['records', 'export', 'contacts', '--format', 'csv', '--select', 'name,score']);
+      const csv = run([
+        'records',
+        'export',
+        'contacts',
+        '--format',
+        'csv',
+        '--select',
+        'name,score',
+      ]);
       assert.equal(csv.code, 0, csv.stderr);
       const lines = csv.stdout.trim().split(/\r?\n/);
       assert.equal(lines[0], 'id,name,score');
       const id = lines[1]!.split(',')[0]!;
-      const update = run(['records', 'batch-update', 'contacts', '--file', '-'], `id,score\n${id},77\n`);
+      const update = run(
+        ['records', 'batch-update', 'contacts', '--file', '-'],
+        `id,score\n${id},77\n`,
+      );
       assert.equal(update.code, 0, update.stderr);
-      const table = run(['records', 'get', 'contacts', id, '--format', 'table', '--fields', 'id,score']);
+      const table = run([
+        'records',
+        'get',
+        'contacts',
+        id,
+        '--format',
+        'table',
+        '--fields',
+        'id,score',
+      ]);
       assert.equal(table.code, 0, table.stderr);
       assert.match(table.stdout, /score\s+77/);
     } finally {

@@ -1,0 +1,480 @@
+// The import pipeline: rows read → typed → grouped in chunks → sent, several at once →
+// outcomes written in the order of the file, with a checkpoint after every chunk.
+//
+// Chunks are `chunkSize` consecutive data rows of the file (good or bad), closed early when
+// their request body would pass MAX_BODY_BYTES, so that the same file and options always
+// give the same chunks: that is what makes the idempotency keys and --resume work.
+//
+// Stopping. The command's first Ctrl-C aborts `stop` (deps.signal): reading stops, no new
+// chunk is sent, the chunks in flight finish (their requests run under `requestSignal`,
+// which the first Ctrl-C does not abort) and are written; then the checkpoint is kept for
+// --resume. A second Ctrl-C ends the process at once (main.ts); the checkpoint on disk
+// then covers every chunk that had finished in order, and a re-run replays the others.
+import type { ApiClient } from '../api/client.ts';
+import type { ImportOptions } from '../api/imports.ts';
+import type { RecordType } from '../api/object-types.ts';
+import { UsageError } from '../errors.ts';
+import { chunkKey, type RunningHash } from './keys.ts';
+import type { ColumnPlan } from './mapping.ts';
+import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
+import type { CsvEvent } from './reader.ts';
+import { type ChunkResult, JobPacer, type RowOutcome, sendChunk } from './send.ts';
+import {
+  type Checkpoint,
+  type Counts,
+  removeCheckpoint,
+  writeCheckpoint,
+  zeroCounts,
+} from './state.ts';
+import { CellError, type Definition, type TypingOptions, typeCell } from './typing.ts';
+
+/** Most bytes of objects in one request body (the API takes bodies up to 10 MiB). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface EngineOptions {
+  objectType: RecordType;
+  client: ApiClient | undefined;
+  /** Batches of events after the header (`first` before them). */
+  events: AsyncIterator<CsvEvent[]>;
+  first: CsvEvent[];
+  /** Fed every event's raw text (it already holds the header's). */
+  hash: RunningHash;
+  columns: readonly ColumnPlan[];
+  typing: TypingOptions;
+  emptyAsNull: boolean;
+  apiOptions: ImportOptions | undefined;
+  chunkSize: number;
+  concurrency: number;
+  strict: boolean;
+  dryRun: boolean;
+  wait: boolean;
+  fingerprint: string;
+  /** Line of the first row after the header. */
+  firstLine: number;
+  /** The first Ctrl-C. */
+  stop: AbortSignal;
+  /** Aborts requests: never by the first Ctrl-C. */
+  requestSignal: AbortSignal;
+  failed: FailedRowsWriter;
+  results: ChunkFile | undefined;
+  checkpoint: { path: string; base: Checkpoint } | undefined;
+  /** Continue after the chunks this checkpoint has finished. */
+  resume: Checkpoint | undefined;
+  onJob?: (jobId: string, chunk: { index: number; lines: [number, number]; rows: number }) => void;
+  onChange?: () => void;
+  /** Called when the first Ctrl-C arrives, with the number of chunks in flight. */
+  onStopping?: (inFlight: number) => void;
+}
+
+export interface EngineReport {
+  counts: Counts;
+  jobs: string[];
+  /** Rows seen by the API (sent and answered). */
+  processed: number;
+  /** The first failures, in the order of the file (at most 10). */
+  firstErrors: FailedRow[];
+  interrupted: boolean;
+  /** A chunk started asynchronously and left running (--no-wait). */
+  pending: number;
+}
+
+interface Chunk {
+  index: number;
+  firstLine: number;
+  lastLine: number;
+  rows: number;
+  blank: number;
+  bytes: number;
+  objects: string[];
+  /** Line and fields of each object. */
+  meta: { line: number; fields: string[] }[];
+  /** Rows that failed before sending. */
+  local: FailedRow[];
+  prefixHash: string;
+}
+
+const MAX_ERRORS_SHOWN = 10;
+const CHECKPOINT_EVERY_MS = 1000;
+
+export class ImportEngine {
+  private readonly o: EngineOptions;
+  readonly counts: Counts;
+  readonly jobs: string[];
+  private pending = 0;
+  private readonly firstErrors: FailedRow[] = [];
+  private readonly active: { index: number; def: Definition; slug: string }[];
+  private readonly required: Definition[];
+  private readonly startChunk: number;
+  private inFlight = 0;
+  private nextFlush: number;
+  private readonly done = new Map<number, { chunk: Chunk; result: ChunkResult }>();
+  private flushing: Promise<void> = Promise.resolve();
+  private fatal: unknown;
+  private waiters: (() => void)[] = [];
+  private nextLineOfCheckpoint: number;
+  private prefixOfCheckpoint: string;
+  private stopped = false;
+  private strictError: UsageError | undefined;
+  private readonly pacer = new JobPacer();
+  private lastCheckpointAt = 0;
+
+  constructor(o: EngineOptions) {
+    this.o = o;
+    this.counts = o.resume ? { ...o.resume.counts } : zeroCounts();
+    this.jobs = o.resume ? [...o.resume.jobs] : [];
+    this.active = o.columns
+      .filter((c): c is ColumnPlan & { def: Definition } => c.def !== undefined)
+      .map((c) => ({ index: c.index, def: c.def, slug: c.def.slug }));
+    this.required = this.active.filter((c) => c.def.required === true).map((c) => c.def);
+    this.startChunk = o.resume?.next_chunk ?? 0;
+    this.nextFlush = this.startChunk;
+    this.nextLineOfCheckpoint = o.resume?.next_line ?? o.firstLine;
+    this.prefixOfCheckpoint = o.resume?.prefix_hash ?? '';
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight;
+  }
+
+  /** Rows with an outcome from the API. */
+  get processedCount(): number {
+    const c = this.counts;
+    return c.created + c.updated + c.unchanged + c.rejected;
+  }
+
+  /** The object sent for a row, or the reason it cannot be sent. */
+  buildRow(fields: readonly string[]): string | { code: string; message: string } {
+    const values: Record<string, unknown> = {};
+    for (const c of this.active) {
+      const text = fields[c.index] ?? '';
+      // Blank: empty, or spaces only (trim() only when the first character could be one).
+      const first = text.charCodeAt(0);
+      if (text === '' || ((first <= 32 || first >= 0x80) && text.trim() === '')) {
+        if (this.o.emptyAsNull) values[c.slug] = null;
+        continue;
+      }
+      try {
+        values[c.slug] = typeCell(c.def, text, this.o.typing);
+      } catch (err) {
+        if (err instanceof CellError) {
+          const header = this.o.columns[c.index]!.header;
+          return { code: err.code, message: `${header}: ${err.message}` };
+        }
+        throw err;
+      }
+    }
+    for (const def of this.required) {
+      const v = values[def.slug];
+      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) {
+        const header = this.o.columns.find((c) => c.def === def)!.header;
+        return {
+          code: 'required_missing',
+          message: `${header}: ${def.slug} is required and this row has no value`,
+        };
+      }
+    }
+    return `{"default":${JSON.stringify(values)}}`;
+  }
+
+  private newChunk(index: number, firstLine: number): Chunk {
+    return {
+      index,
+      firstLine,
+      lastLine: firstLine,
+      rows: 0,
+      blank: 0,
+      bytes: 0,
+      objects: [],
+      meta: [],
+      local: [],
+      prefixHash: '',
+    };
+  }
+
+  async run(): Promise<EngineReport> {
+    const o = this.o;
+    const onStop = () => {
+      if (this.stopped) return;
+      this.stopped = true;
+      o.onStopping?.(this.inFlight);
+      this.notify();
+    };
+    o.stop.addEventListener('abort', onStop, { once: true });
+    if (o.stop.aborted) onStop();
+    let chunk = this.newChunk(0, o.firstLine);
+    try {
+      let batch = o.first;
+      for (;;) {
+        for (const ev of batch) {
+          if (this.stopped || this.fatal !== undefined) break;
+          chunk = await this.consume(ev, chunk);
+          if (this.strictError) break;
+        }
+        if (this.stopped || this.fatal !== undefined || this.strictError) break;
+        // Not raced with the stop signal: a race with a promise that stays pending would
+        // keep every event alive. A file answers at once; a pipe ends with its writer.
+        const next = await o.events.next();
+        if (next.done) break;
+        batch = next.value;
+      }
+      const complete = !this.stopped && this.fatal === undefined && this.strictError === undefined;
+      if (complete && (chunk.rows > 0 || chunk.blank > 0)) await this.close(chunk);
+      if (complete && chunk.index < this.startChunk) {
+        throw new UsageError(
+          'The input ends before the point where the interrupted import stopped: it is not the same file.',
+          'Run the same command without --resume to import this file from the start.',
+        );
+      }
+    } finally {
+      o.stop.removeEventListener('abort', onStop);
+      await this.drain();
+      void o.events.return?.(undefined);
+      if (this.stopped || this.fatal !== undefined || this.strictError) this.saveCheckpoint(true);
+    }
+    if (this.fatal !== undefined) throw this.fatal;
+    if (this.strictError) throw this.strictError;
+    const interrupted = this.stopped;
+    if (!interrupted && o.checkpoint) removeCheckpoint(o.checkpoint.path);
+    return {
+      counts: this.counts,
+      jobs: this.jobs,
+      processed: this.processedCount,
+      firstErrors: this.firstErrors,
+      interrupted,
+      pending: this.pending,
+    };
+  }
+
+  /** One event into the chunk being filled; answers the chunk to fill next. */
+  private async consume(ev: CsvEvent, current: Chunk): Promise<Chunk> {
+    const o = this.o;
+    const chunk = current;
+    o.hash.update(ev.raw);
+    if (ev.kind === 'header') return chunk;
+    if (chunk.rows === 0 && chunk.blank === 0) chunk.firstLine = ev.line;
+    chunk.lastLine = ev.kind === 'blank' ? ev.line : ev.endLine;
+    if (ev.kind === 'blank') {
+      chunk.blank++;
+      return chunk;
+    }
+    chunk.rows++;
+    let failure: FailedRow | undefined;
+    if (ev.kind === 'broken') {
+      failure = {
+        line: ev.line,
+        fields: ev.fields,
+        raw: ev.raw,
+        code: ev.code,
+        message: `line ${ev.line}${ev.endLine > ev.line ? `-${ev.endLine}` : ''}: ${ev.message}`,
+      };
+    } else {
+      const built = this.buildRow(ev.fields);
+      if (typeof built === 'string') {
+        chunk.objects.push(built);
+        chunk.meta.push({ line: ev.line, fields: ev.fields });
+        chunk.bytes += built.length + 1;
+      } else {
+        failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built };
+      }
+    }
+    if (failure) {
+      chunk.local.push(failure);
+      if (o.strict && chunk.index >= this.startChunk) {
+        this.strictError = new UsageError(
+          `Line ${failure.line}: ${failure.message.replace(/^line \d+(-\d+)?: /, '')} (${failure.code}); stopped there (--strict).`,
+          'Fix the row and run the same command again: rows already sent are not sent twice. `ws import validate` checks a whole file without sending.',
+        );
+        return chunk;
+      }
+    }
+    if (chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES) {
+      await this.close(chunk);
+      return this.newChunk(chunk.index + 1, chunk.lastLine + 1);
+    }
+    return chunk;
+  }
+
+  /** A chunk is complete: skip it (resume), finish it (dry run, nothing to send) or send it. */
+  private async close(chunk: Chunk): Promise<void> {
+    const o = this.o;
+    chunk.prefixHash = o.hash.at();
+    if (chunk.index < this.startChunk) {
+      if (chunk.index === this.startChunk - 1 && chunk.prefixHash !== o.resume!.prefix_hash) {
+        throw new UsageError(
+          'The input is not the same as when the import was interrupted (its content up to where it stopped differs).',
+          'Run the same command without --resume to import this file from the start.',
+        );
+      }
+      return;
+    }
+    if (o.dryRun || chunk.objects.length === 0 || !o.client) {
+      this.finish(chunk, {
+        rows: chunk.objects.map(() => ({ id: null, status: 'created', error: null })),
+        jobs: [],
+      });
+      return;
+    }
+    while (
+      !this.stopped &&
+      this.fatal === undefined &&
+      (this.inFlight >= o.concurrency || chunk.index - this.nextFlush >= o.concurrency * 2)
+    ) {
+      await this.changed();
+    }
+    if (this.stopped || this.fatal !== undefined) return;
+    this.inFlight++;
+    this.counts.sent += chunk.objects.length;
+    o.onChange?.();
+    const optionsJson = o.apiOptions ? JSON.stringify(o.apiOptions) : undefined;
+    const body = `${chunk.objects.join(',')}|${optionsJson ?? ''}`;
+    const client = o.client;
+    sendChunk(
+      client,
+      {
+        objectType: o.objectType,
+        objects: chunk.objects,
+        optionsJson,
+        key: chunkKey(o.fingerprint, chunk.index, chunk.prefixHash, body),
+      },
+      {
+        signal: o.requestSignal,
+        wait: o.wait,
+        pacer: this.pacer,
+        onJob: (jobId, rows) => {
+          this.jobs.push(jobId);
+          o.onJob?.(jobId, { index: chunk.index, lines: [chunk.firstLine, chunk.lastLine], rows });
+        },
+      },
+    )
+      .then(
+        (result) => this.finish(chunk, result),
+        (err: unknown) => {
+          this.fatal ??= err;
+        },
+      )
+      .finally(() => {
+        this.inFlight--;
+        this.notify();
+        o.onChange?.();
+      });
+  }
+
+  private finish(chunk: Chunk, result: ChunkResult): void {
+    this.done.set(chunk.index, { chunk, result });
+    this.flushing = this.flushing.then(() => this.flushInOrder());
+    this.flushing.catch((err: unknown) => {
+      this.fatal ??= err;
+    });
+  }
+
+  /** Write finished chunks in the order of the file, and the checkpoint after each. */
+  private async flushInOrder(): Promise<void> {
+    const o = this.o;
+    for (let entry = this.done.get(this.nextFlush); entry; entry = this.done.get(this.nextFlush)) {
+      this.done.delete(this.nextFlush);
+      const { chunk, result } = entry;
+      const c = this.counts;
+      c.read += chunk.rows;
+      c.blank += chunk.blank;
+      const failedRows: FailedRow[] = [...chunk.local];
+      // --results: every row's outcome in the order of the file (local failures merged in).
+      const lines: string[] = [];
+      const wantLines = o.results !== undefined;
+      let li = 0;
+      const localLine = () => {
+        const f = chunk.local[li++]!;
+        lines.push(
+          `{"line":${f.line},"id":null,"status":"failed","error":${JSON.stringify({ code: f.code, message: f.message })}}\n`,
+        );
+      };
+      result.rows.forEach((r: RowOutcome, i) => {
+        const meta = chunk.meta[i]!;
+        if (wantLines) {
+          while (li < chunk.local.length && chunk.local[li]!.line < meta.line) localLine();
+          const status = o.dryRun ? 'valid' : r.status;
+          lines.push(
+            `{"line":${meta.line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)}}\n`,
+          );
+        }
+        if (o.dryRun) return;
+        if (r.status === 'pending') {
+          this.pending++;
+          return;
+        }
+        if (r.status === 'failed') {
+          c.rejected++;
+          failedRows.push({
+            line: meta.line,
+            fields: meta.fields,
+            raw: '',
+            code: r.error?.code ?? 'failed',
+            message: r.error?.message ?? 'failed',
+          });
+        } else if (r.status === 'created') c.created++;
+        else if (r.status === 'updated') c.updated++;
+        else c.unchanged++;
+      });
+      while (wantLines && li < chunk.local.length) localLine();
+      failedRows.sort((a, b) => a.line - b.line);
+      c.failed += failedRows.length;
+      for (const f of failedRows) {
+        if (this.firstErrors.length < MAX_ERRORS_SHOWN) this.firstErrors.push(f);
+      }
+      await o.failed.write(failedRows);
+      if (o.results) await o.results.write(lines.join(''));
+      this.nextFlush++;
+      this.notify();
+      this.nextLineOfCheckpoint = chunk.lastLine + 1;
+      this.prefixOfCheckpoint = chunk.prefixHash;
+      this.saveCheckpoint();
+      o.onChange?.();
+    }
+  }
+
+  /**
+   * Write the checkpoint, at most every CHECKPOINT_EVERY_MS while chunks keep finishing
+   * (`force` at the end). A checkpoint a little behind only means a resume replays a few
+   * finished chunks, which the API answers from their idempotency keys.
+   */
+  private saveCheckpoint(force = false): void {
+    const cp = this.o.checkpoint;
+    if (!cp) return;
+    const now = performance.now();
+    if (!force && now - this.lastCheckpointAt < CHECKPOINT_EVERY_MS) return;
+    this.lastCheckpointAt = now;
+    writeCheckpoint(cp.path, this.checkpointNow());
+  }
+
+  checkpointNow(): Checkpoint {
+    const base = this.o.checkpoint!.base;
+    return {
+      ...base,
+      next_chunk: this.nextFlush,
+      prefix_hash: this.prefixOfCheckpoint,
+      next_line: this.nextLineOfCheckpoint,
+      counts: { ...this.counts },
+      failed_bytes: this.o.failed.bytes,
+      results_bytes: this.o.results?.bytes ?? 0,
+      jobs: [...this.jobs],
+      updated_at: new Date().toISOString(),
+    };
+  }
+
+  private changed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiters.push(resolve);
+    });
+  }
+
+  private notify(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Wait for the chunks in flight, then for their outcomes to be written. */
+  private async drain(): Promise<void> {
+    while (this.inFlight > 0) {
+      await this.changed();
+    }
+    await this.flushing;
+  }
+}

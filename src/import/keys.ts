@@ -1,0 +1,49 @@
+// Idempotency keys of import chunks, and the fingerprints they are made of.
+//
+// The key of chunk N is a hash of: the options fingerprint (object type, column mapping,
+// API options, typing options, chunk size), N, the hash of the file's content from its
+// first byte to the end of chunk N, and the hash of the chunk's request body. Running the
+// same command on the same file again sends the same keys, so the API replays its first
+// answers instead of creating the rows twice (within the 24 hours the API keeps them;
+// past that, --dedupe-by is what prevents duplicates).
+import { createHash, type Hash } from 'node:crypto';
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A stable hash of a JSON-like value (object keys sorted). */
+export function fingerprint(value: unknown): string {
+  return sha256(canonical(value));
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The hash of everything read so far; `at()` gives it without ending it. */
+export class RunningHash {
+  private readonly hash: Hash = createHash('sha256');
+  update(text: string): void {
+    this.hash.update(text);
+  }
+  at(): string {
+    return this.hash.copy().digest('hex');
+  }
+}
+
+export function chunkKey(
+  optionsFingerprint: string,
+  index: number,
+  prefixHash: string,
+  body: string,
+): string {
+  return `ws-import-${sha256(`${optionsFingerprint}\n${index}\n${prefixHash}\n${sha256(body)}`)}`;
+}

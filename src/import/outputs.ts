@@ -1,0 +1,138 @@
+// The files an import writes as it goes: the failed rows (a CSV ready to fix and import
+// again) and, with --results, every row's outcome as NDJSON. Both are appended chunk by
+// chunk in the order of the input, and their sizes are kept in the checkpoint, so a resume
+// continues them exactly where the finished chunks end.
+import { once } from 'node:events';
+import { createWriteStream, existsSync, rmSync, truncateSync, type WriteStream } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { FAILED_COLUMNS } from './mapping.ts';
+
+/** `contacts.csv` → `contacts.failed.csv` (next to it); stdin → `stdin-<time>.failed.csv` here. */
+export function failedFilePath(input: string | undefined, now: Date, cwd: string): string {
+  if (input === undefined) {
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+    return resolve(cwd, `stdin-${stamp}.failed.csv`);
+  }
+  const ext = extname(input);
+  const base = basename(input, ext);
+  return join(dirname(input), `${base}.failed${ext === '' ? '.csv' : ext}`);
+}
+
+/** A file appended to as chunks finish; opened on first write. */
+export class ChunkFile {
+  readonly path: string;
+  private stream: WriteStream | undefined;
+  private size: number;
+  private readonly append: boolean;
+
+  /** `keep` bytes of an existing file are kept (a resume); otherwise it is replaced. */
+  constructor(path: string, keep: number | undefined) {
+    this.path = path;
+    this.append = keep !== undefined && keep > 0 && existsSync(path);
+    this.size = this.append ? keep! : 0;
+    if (this.append) truncateSync(path, keep);
+  }
+
+  get bytes(): number {
+    return this.size;
+  }
+
+  get started(): boolean {
+    return this.size > 0;
+  }
+
+  async write(text: string): Promise<void> {
+    if (text === '') return;
+    if (!this.stream) {
+      this.stream = createWriteStream(this.path, { flags: this.append ? 'a' : 'w' });
+    }
+    this.size += Buffer.byteLength(text);
+    if (!this.stream.write(text)) await once(this.stream, 'drain');
+  }
+
+  async close(): Promise<void> {
+    const s = this.stream;
+    if (!s) return;
+    this.stream = undefined;
+    await new Promise<void>((res, rej) => s.end((err?: Error | null) => (err ? rej(err) : res())));
+  }
+
+  /** Remove a file left by an earlier run when this run wrote nothing to it. */
+  removeIfUnused(): boolean {
+    if (this.size > 0 || !existsSync(this.path)) return false;
+    rmSync(this.path, { force: true });
+    return true;
+  }
+}
+
+export function csvField(text: string, delimiter: string): string {
+  if (
+    text.includes(delimiter) ||
+    text.includes('"') ||
+    text.includes('\n') ||
+    text.includes('\r') ||
+    /^\s|\s$/.test(text)
+  ) {
+    return `"${text.replace(/"/g, '""')}"`;
+  }
+  return text;
+}
+
+export interface FailedRow {
+  line: number;
+  /** The row's fields as read (empty when the row could not be split into fields). */
+  fields: readonly string[];
+  /** The row's text, for rows that could not be split. */
+  raw: string;
+  code: string;
+  message: string;
+}
+
+/** Lines of the failed-rows CSV: ws_line, ws_error_code, ws_error_message, then the file's columns. */
+export class FailedRowsWriter {
+  private readonly file: ChunkFile;
+  private readonly delimiter: string;
+  /** Indexes of the input's columns copied to the file (columns ws added before are left out). */
+  private readonly keep: number[];
+  private readonly header: string;
+
+  constructor(file: ChunkFile, headers: readonly string[], delimiter: string) {
+    this.file = file;
+    this.delimiter = delimiter;
+    this.keep = headers
+      .map((h, i) => ((FAILED_COLUMNS as readonly string[]).includes(h) ? -1 : i))
+      .filter((i) => i >= 0);
+    this.header = this.line([...FAILED_COLUMNS, ...this.keep.map((i) => headers[i]!)]);
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get bytes(): number {
+    return this.file.bytes;
+  }
+
+  private line(fields: readonly string[]): string {
+    return `${fields.map((f) => csvField(f, this.delimiter)).join(this.delimiter)}\r\n`;
+  }
+
+  /** Append these rows (after the header when the file is new). */
+  async write(rows: readonly FailedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    let out = this.file.started ? '' : this.header;
+    for (const r of rows) {
+      let fields: string[];
+      if (r.fields.length === 0) {
+        fields = [r.raw.replace(/(\r\n|\n|\r)$/, '')];
+      } else {
+        fields = this.keep.map((i) => r.fields[i] ?? '');
+        // A row with more fields than the header keeps the extra ones, so nothing is lost.
+        const max = Math.max(...this.keep, -1);
+        if (r.fields.length > max + 1) fields.push(...r.fields.slice(max + 1));
+      }
+      out += this.line([String(r.line), r.code, r.message, ...fields]);
+    }
+    await this.file.write(out);
+  }
+}

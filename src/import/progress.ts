@@ -1,0 +1,45 @@
+// The progress line of an import, on stderr: rows read, sent, processed and failed, the
+// rate, and the time left (estimated from the bytes read of the file's size when the
+// number of rows is not known in advance, which it never is for a stream).
+import { formatDuration } from '../util/time.ts';
+
+export interface ProgressSnapshot {
+  label: string;
+  read: number;
+  sent: number;
+  processed: number;
+  failed: number;
+  elapsedMs: number;
+  bytesRead: number;
+  size: number | undefined;
+  dryRun: boolean;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Rows per second over the elapsed time. */
+export function rate(rows: number, elapsedMs: number): number {
+  return elapsedMs <= 0 ? 0 : Math.round((rows * 1000) / elapsedMs);
+}
+
+/** Time left, from the share of the file read so far; undefined when it cannot be told. */
+export function timeLeft(s: ProgressSnapshot): number | undefined {
+  if (s.size === undefined || s.size === 0 || s.bytesRead === 0 || s.read === 0) return undefined;
+  const share = Math.min(1, s.bytesRead / s.size);
+  const total = s.read / share;
+  const done = s.dryRun ? s.read : s.processed + (s.read - s.sent);
+  const speed = done / Math.max(s.elapsedMs, 1);
+  if (speed <= 0) return undefined;
+  return Math.max(0, (total - done) / speed);
+}
+
+export function progressLine(s: ProgressSnapshot): string {
+  const parts = [`${n(s.read)} read`];
+  if (!s.dryRun) parts.push(`${n(s.sent)} sent`, `${n(s.processed)} processed`);
+  parts.push(`${n(s.failed)} failed`);
+  const done = s.dryRun ? s.read : s.processed;
+  parts.push(`${n(rate(done, s.elapsedMs))} rows/s`);
+  const left = timeLeft(s);
+  if (left !== undefined && s.elapsedMs > 1000) parts.push(`${formatDuration(left)} left`);
+  return `${s.dryRun ? 'Checking' : 'Importing'} ${s.label}: ${parts.join(' · ')}`;
+}

@@ -1,0 +1,367 @@
+// Reading CSV as a stream of events with line numbers, on csv-parse (loaded lazily).
+//
+// - The delimiter is detected from the first 64 KiB unless given.
+// - Quoted fields may hold delimiters, newlines and doubled quotes.
+// - A blank line, or a row of empty fields, is skipped (and counted).
+// - A row with the wrong number of fields is reported as broken (extra empty fields at the
+//   end of a row are dropped quietly: spreadsheets write them).
+// - An unclosed quote swallows the lines after it into one field. When a quoted field that
+//   spans lines turns out to be malformed (csv-parse falls back to reading it literally, or
+//   reaches the end of the input with the quote still open), the line where the quote opened
+//   is reported as broken and the lines it swallowed are read again as rows of their own.
+import type { Parser } from 'csv-parse';
+import { WsError } from '../errors.ts';
+import { detectDelimiter } from './delimiter.ts';
+
+export type CsvEvent =
+  | { kind: 'header'; line: number; fields: string[]; raw: string }
+  | { kind: 'row'; line: number; endLine: number; fields: string[]; raw: string }
+  | { kind: 'blank'; line: number; raw: string }
+  | {
+      kind: 'broken';
+      line: number;
+      endLine: number;
+      fields: string[];
+      raw: string;
+      code: BrokenCode;
+      message: string;
+    };
+
+export type BrokenCode = 'unclosed_quote' | 'field_count' | 'malformed_row';
+
+/** One item from csv-parse: a record with its raw text, or a skipped one with its error. */
+interface Item {
+  seq: number;
+  fields?: string[];
+  raw: string;
+  error?: { code: string; message: string };
+}
+
+export interface ReadOptions {
+  /** Default: detected. */
+  delimiter?: string | undefined;
+  /** Told the delimiter once it is known. */
+  onDelimiter?: (d: string) => void;
+}
+
+type SyncParse = (input: string, options: unknown) => unknown;
+
+/** Most text read again after an unclosed quote before giving up on finding its end. */
+const MAX_PENDING = 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+const LINE_END = /\r\n|\n|\r/g;
+
+function lineEnds(text: string): number {
+  let n = 0;
+  if (!text.includes('\r')) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+    return n;
+  }
+  LINE_END.lastIndex = 0;
+  while (LINE_END.exec(text) !== null) n++;
+  return n;
+}
+
+/** Lines a record's raw text spans, not counting its own terminator. */
+function innerLineEnds(raw: string): number {
+  const n = lineEnds(raw);
+  return /(\r\n|\n|\r)$/.test(raw) ? n - 1 : n;
+}
+
+/**
+ * Options of csv-parse: records and skipped records go to `items`, in order (with `push`,
+ * records are not handed on to the parser's readable side).
+ */
+function parserOptions(delimiter: string, items: Item[], counter: { seq: number }, push: boolean) {
+  return {
+    delimiter,
+    bom: true,
+    raw: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    on_record: (r: { record: string[]; raw: string }) => {
+      const item: Item = { seq: counter.seq++, fields: r.record, raw: r.raw };
+      if (!push) return item;
+      items.push(item);
+      return null;
+    },
+    on_skip: (err: { code?: string; message: string; raw?: string } | undefined, raw?: string) => {
+      if (!err) return;
+      const item: Item = {
+        seq: counter.seq++,
+        raw: err.raw ?? raw ?? '',
+        error: { code: err.code ?? 'CSV_ERROR', message: err.message },
+      };
+      items.push(item);
+    },
+  };
+}
+
+/**
+ * The events of a CSV text, in batches (one per piece of text read): first the header,
+ * then rows, blank lines and broken rows in the order of the input.
+ *
+ * csv-parse runs as a push parser: its `on_record` and `on_skip` hooks collect records and
+ * skipped ones in order, and nothing goes through its readable side (which would cost a
+ * stream hand-over per record).
+ */
+export async function* readCsv(
+  text: AsyncIterable<string>,
+  opts: ReadOptions = {},
+): AsyncGenerator<CsvEvent[]> {
+  const source = text[Symbol.asyncIterator]();
+  // Enough of the start to detect the delimiter.
+  const head: string[] = [];
+  let headSize = 0;
+  let done = false;
+  while (headSize < SNIFF_BYTES) {
+    const next = await source.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    head.push(next.value);
+    headSize += next.value.length;
+  }
+  const delimiter = opts.delimiter ?? detectDelimiter(head.join(''), done);
+  opts.onDelimiter?.(delimiter);
+
+  const [{ parse }, { parse: parseSync }] = await Promise.all([
+    import('csv-parse'),
+    import('csv-parse/sync'),
+  ]);
+  // Records are read from the parser's readable side right after each write (no hand-over
+  // per record); skipped records arrive through on_skip with the count of good records
+  // before them, which puts them back in order.
+  const skipped: (Item & { after: number })[] = [];
+  const parser: Parser = parse({
+    ...parserOptions(delimiter, [], { seq: 0 }, false),
+    on_record: undefined,
+    on_skip: (
+      err: { code?: string; message: string; raw?: string; records?: number } | undefined,
+    ) => {
+      if (!err) return;
+      skipped.push({
+        seq: 0,
+        raw: err.raw ?? '',
+        error: { code: err.code ?? 'CSV_ERROR', message: err.message },
+        after: err.records ?? 0,
+      });
+    },
+  } as never);
+  let failure: Error | undefined;
+  parser.on('error', (err) => {
+    failure ??= err;
+  });
+  let good = 0;
+  const items: Item[] = [];
+  const collect = () => {
+    for (
+      let r = parser.read() as { record: string[]; raw: string } | null;
+      r !== null;
+      r = parser.read()
+    ) {
+      while (skipped.length > 0 && skipped[0]!.after <= good) items.push(skipped.shift()!);
+      items.push({ seq: 0, fields: r.record, raw: r.raw });
+      good++;
+    }
+    if (failure) throw failure;
+  };
+  const feed = async (piece: string | undefined) => {
+    if (piece !== undefined) {
+      parser.write(piece);
+      collect();
+      return;
+    }
+    const finished = new Promise<void>((resolve) => parser.once('finish', () => resolve()));
+    parser.end();
+    collect();
+    await finished;
+    collect();
+    items.push(...skipped.splice(0));
+  };
+
+  const state = new Interpreter(delimiter, parseSync as SyncParse);
+  const batch = function* () {
+    for (const item of items.splice(0)) yield* state.take(item);
+  };
+  try {
+    for (const piece of head.splice(0)) {
+      await feed(piece);
+      yield [...batch()];
+    }
+    if (!done) {
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        await feed(next.value);
+        yield [...batch()];
+      }
+    }
+    await feed(undefined);
+    yield [...batch(), ...state.end()];
+  } finally {
+    if (!parser.destroyed) parser.destroy();
+    await source.return?.();
+  }
+}
+
+/** Turns parsed items into events, keeping the line count. */
+class Interpreter {
+  private line = 1;
+  private columns: number | undefined;
+  /** Text to read again after an unclosed quote, from `line`. */
+  private pending: { text: string; line: number } | undefined;
+  private readonly delimiter: string;
+  private readonly parseSync: SyncParse;
+
+  constructor(delimiter: string, parseSync: SyncParse) {
+    this.delimiter = delimiter;
+    this.parseSync = parseSync;
+  }
+
+  /** Parse a small piece of text at once (the lines an unclosed quote swallowed). */
+  private reparse(text: string): Item[] {
+    const items: Item[] = [];
+    this.parseSync(text, parserOptions(this.delimiter, items, { seq: 0 }, true));
+    return items;
+  }
+
+  *take(item: Item): Generator<CsvEvent> {
+    const start = this.line;
+    this.line += lineEnds(item.raw);
+    if (this.pending) {
+      // After a recovery, the parser's records may have split the text in the wrong places
+      // (a quote it took as closing opened a field): read its text again with the rest.
+      this.pending.text += item.raw;
+      yield* this.drain(false);
+      return;
+    }
+    yield* this.events(item, start);
+  }
+
+  /** The end of the input: whatever waits to be read again is read now. */
+  *end(): Generator<CsvEvent> {
+    if (this.pending) yield* this.drain(true);
+  }
+
+  /**
+   * Read the pending text again, once it parses into whole records (or at the end, or
+   * when it grows past MAX_PENDING).
+   */
+  private *drain(final: boolean): Generator<CsvEvent> {
+    const p = this.pending!;
+    const items = this.reparse(p.text);
+    const open = items[items.length - 1]?.error?.code === 'CSV_QUOTE_NOT_CLOSED';
+    if (open && !final && p.text.length < MAX_PENDING) return;
+    this.pending = undefined;
+    let next = p.line;
+    for (const sub of items) {
+      const start = next;
+      next += lineEnds(sub.raw);
+      // A recovery among these items holds the rest of them back again.
+      const held = this.held();
+      if (held) held.text += sub.raw;
+      else yield* this.events(sub, start);
+    }
+    if (this.held()) yield* this.drain(final);
+  }
+
+  private held(): { text: string; line: number } | undefined {
+    return this.pending;
+  }
+
+  private *events(item: Item, line: number): Generator<CsvEvent> {
+    const endLine = line + innerLineEnds(item.raw);
+    const raw = item.raw;
+    if (this.columns === undefined) {
+      if (item.error) {
+        throw new WsError(`The header on line ${line} cannot be read: ${item.error.message}.`, {
+          exitCode: 2,
+          code: 'usage',
+          hint: 'Fix the first line of the file: it names the columns.',
+        });
+      }
+      const fields = item.fields!;
+      if (isBlank(fields)) {
+        yield { kind: 'blank', line, raw };
+        return;
+      }
+      this.columns = fields.length;
+      yield { kind: 'header', line, fields, raw };
+      return;
+    }
+    const spans = endLine > line;
+    if (item.error) {
+      if (spans) {
+        yield* this.recover(item, line);
+        return;
+      }
+      yield {
+        kind: 'broken',
+        line,
+        endLine,
+        fields: [],
+        raw,
+        code: item.error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'unclosed_quote' : 'malformed_row',
+        message:
+          item.error.code === 'CSV_QUOTE_NOT_CLOSED'
+            ? 'a quote opened on this line is never closed'
+            : item.error.message,
+      };
+      return;
+    }
+    let fields = item.fields!;
+    if (isBlank(fields)) {
+      yield { kind: 'blank', line, raw };
+      return;
+    }
+    if (spans && fields.some((f) => f.startsWith('"') && /[\r\n]/.test(f))) {
+      yield* this.recover(item, line);
+      return;
+    }
+    if (fields.length > this.columns && isBlank(fields.slice(this.columns))) {
+      fields = fields.slice(0, this.columns);
+    }
+    if (fields.length !== this.columns) {
+      const n = fields.length;
+      yield {
+        kind: 'broken',
+        line,
+        endLine,
+        fields,
+        raw,
+        code: 'field_count',
+        message: `${n} field${n === 1 ? '' : 's'} where the header has ${this.columns}`,
+      };
+      return;
+    }
+    yield { kind: 'row', line, endLine, fields, raw };
+  }
+
+  /**
+   * A quote opened on `line` ran over the following lines: report that line, and read the
+   * lines it swallowed again.
+   */
+  private *recover(item: Item, line: number): Generator<CsvEvent> {
+    LINE_END.lastIndex = 0;
+    const m = LINE_END.exec(item.raw)!;
+    const first = item.raw.slice(0, m.index + m[0].length);
+    const rest = item.raw.slice(m.index + m[0].length);
+    yield {
+      kind: 'broken',
+      line,
+      endLine: line,
+      fields: [],
+      raw: first,
+      code: 'unclosed_quote',
+      message: 'a quote opened on this line is not closed properly',
+    };
+    if (rest === '') return;
+    this.pending = { text: rest, line: line + 1 };
+    yield* this.drain(false);
+  }
+}
+
+function isBlank(fields: readonly string[]): boolean {
+  return fields.every((f) => f.trim() === '');
+}

@@ -1,0 +1,178 @@
+// What an import keeps on this machine, in the config directory:
+//
+// - a checkpoint per interrupted import, `imports/<hash>.checkpoint.json`, keyed by the
+//   input (its absolute path, or "stdin" and the working directory), the object type and the
+//   workspace; written before the first chunk is sent and after every chunk that finishes
+//   in order, removed when the import ends. `--resume` reads it.
+// - the ledger, `imports.ndjson`: one line per asynchronous import job started, for
+//   `ws import jobs` (entries older than the API keeps jobs, 7 days, are dropped).
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { configDir } from '../config/store.ts';
+import type { Env } from '../io/streams.ts';
+import { sha256 } from './keys.ts';
+
+export interface Counts {
+  read: number;
+  sent: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Rows that failed, before sending or at the API. */
+  failed: number;
+  /** Rows the API answered with an error (part of failed). */
+  rejected: number;
+  blank: number;
+}
+
+export function zeroCounts(): Counts {
+  return {
+    read: 0,
+    sent: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    failed: 0,
+    rejected: 0,
+    blank: 0,
+  };
+}
+
+export interface Checkpoint {
+  version: 1;
+  source: string;
+  object_type: string;
+  base_url: string;
+  team_id: string;
+  /** Options fingerprint: a resume must use the same options. */
+  fingerprint: string;
+  chunk_size: number;
+  /** Every chunk before this one is finished (and written to the output files). */
+  next_chunk: number;
+  /** Hash of the input up to the end of chunk next_chunk - 1 ("" when next_chunk is 0). */
+  prefix_hash: string;
+  /** Line of the file where chunk next_chunk starts. */
+  next_line: number;
+  counts: Counts;
+  failed_file: string | undefined;
+  /** Bytes of the failed-rows file that belong to finished chunks. */
+  failed_bytes: number;
+  results_file: string | undefined;
+  results_bytes: number;
+  jobs: string[];
+  started_at: string;
+  updated_at: string;
+}
+
+function importsDir(env: Env): string {
+  return join(configDir(env), 'imports');
+}
+
+export function checkpointPath(
+  env: Env,
+  source: string,
+  objectType: string,
+  baseUrl: string,
+  teamId: string,
+): string {
+  const id = sha256(`${source}\n${objectType}\n${baseUrl}\n${teamId}`).slice(0, 24);
+  return join(importsDir(env), `${id}.checkpoint.json`);
+}
+
+export function readCheckpoint(path: string): Checkpoint | undefined {
+  try {
+    const cp = JSON.parse(readFileSync(path, 'utf8')) as Checkpoint;
+    return cp.version === 1 ? cp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written atomically (a temporary file renamed over it), so a crash leaves the old or the new one. */
+export function writeCheckpoint(path: string, cp: Checkpoint): void {
+  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(cp)}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export function removeCheckpoint(path: string): void {
+  rmSync(path, { force: true });
+}
+
+export interface LedgerEntry {
+  job_id: string;
+  object_type: string;
+  /** The input file (absolute path) or "-". */
+  file: string;
+  chunk: number;
+  /** First and last line of the file in the job. */
+  lines: [number, number];
+  rows: number;
+  base_url: string;
+  team_id: string;
+  started_at: string;
+}
+
+const LEDGER_DAYS = 7;
+
+export function ledgerPath(env: Env): string {
+  return join(configDir(env), 'imports.ndjson');
+}
+
+export function readLedger(env: Env): LedgerEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(ledgerPath(env), 'utf8');
+  } catch {
+    return [];
+  }
+  const out: LedgerEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as LedgerEntry);
+    } catch {
+      // a line cut short by a crash: skip it
+    }
+  }
+  return out;
+}
+
+/**
+ * Append jobs to the ledger. With `prune` (once per import), entries older than 7 days are
+ * dropped first.
+ */
+export function appendLedger(
+  env: Env,
+  entries: readonly LedgerEntry[],
+  now: Date,
+  prune: boolean,
+): void {
+  if (entries.length === 0) return;
+  const path = ledgerPath(env);
+  mkdirSync(configDir(env), { recursive: true, mode: 0o700 });
+  const lines = entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+  if (!prune) {
+    appendFileSync(path, lines, { mode: 0o600 });
+    return;
+  }
+  const cutoff = now.getTime() - LEDGER_DAYS * 86_400_000;
+  const existing = readLedger(env);
+  const stale = existing.filter((e) => Date.parse(e.started_at) < cutoff);
+  if (stale.length > 0) {
+    const kept = existing.filter((e) => Date.parse(e.started_at) >= cutoff);
+    writeFileSync(path, kept.map((e) => `${JSON.stringify(e)}\n`).join('') + lines, {
+      mode: 0o600,
+    });
+  } else {
+    appendFileSync(path, lines, { mode: 0o600 });
+  }
+}

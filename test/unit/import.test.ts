@@ -1,0 +1,296 @@
+// The pieces of `ws import`: CSV events with line numbers, delimiter detection, date
+// forms, header matching, chunk keys, the failed-rows CSV and the progress line.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detectDelimiter, parseDelimiterFlag } from '../../src/import/delimiter.ts';
+import { chunkKey, fingerprint, RunningHash } from '../../src/import/keys.ts';
+import { closest, normalise, parseMapFlag, resolveMapping } from '../../src/import/mapping.ts';
+import { csvField, failedFilePath } from '../../src/import/outputs.ts';
+import { progressLine, timeLeft } from '../../src/import/progress.ts';
+import { type CsvEvent, readCsv } from '../../src/import/reader.ts';
+import { type CellError, type Definition, toDate, typeCell } from '../../src/import/typing.ts';
+
+async function events(text: string, pieces = 1): Promise<CsvEvent[]> {
+  const size = Math.ceil(text.length / pieces);
+  async function* source() {
+    for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+  }
+  const out: CsvEvent[] = [];
+  for await (const batch of readCsv(source())) out.push(...batch);
+  return out;
+}
+
+const brief = (es: CsvEvent[]) =>
+  es.map((e) =>
+    e.kind === 'broken'
+      ? `${e.kind} ${e.line}-${e.endLine} ${e.code}`
+      : e.kind === 'blank'
+        ? `blank ${e.line}`
+        : `${e.kind} ${e.line} ${e.fields.join('|')}`,
+  );
+
+describe('readCsv', () => {
+  it('numbers rows by their first line, across quoted newlines and CRLF', async () => {
+    const es = await events('a,b\r\n"x\r\ny",1\r\n\r\nz,2\r\n', 3);
+    assert.deepEqual(brief(es), ['header 1 a|b', 'row 2 x\r\ny|1', 'blank 4', 'row 5 z|2']);
+  });
+
+  it('reports an unclosed quote and reads the lines it swallowed again', async () => {
+    const es = await events('a,b,c\n1,"x,2\n3,4,5\n6,"y",7\n8,9,10\n');
+    assert.deepEqual(brief(es), [
+      'header 1 a|b|c',
+      'broken 2-2 unclosed_quote',
+      'row 3 3|4|5',
+      'row 4 6|y|7',
+      'row 5 8|9|10',
+    ]);
+  });
+
+  it('reads a quoted field spanning lines right after an unclosed quote', async () => {
+    const es = await events('a,b,c\n1,"x,2\n3,"multi\nline",5\n6,7,8\n', 2);
+    assert.deepEqual(brief(es), [
+      'header 1 a|b|c',
+      'broken 2-2 unclosed_quote',
+      'row 3 3|multi\nline|5',
+      'row 5 6|7|8',
+    ]);
+  });
+
+  it('reports an unclosed quote at the end of the input', async () => {
+    const es = await events('a,b\n1,2\n3,"4\n5,6\n');
+    assert.deepEqual(brief(es), [
+      'header 1 a|b',
+      'row 2 1|2',
+      'broken 3-3 unclosed_quote',
+      'row 4 5|6',
+    ]);
+  });
+
+  it('drops empty fields after the last column, and reports other ragged rows', async () => {
+    const es = await events('a,b\n1,2,,\n1\n1,2,3\n');
+    assert.deepEqual(brief(es), [
+      'header 1 a|b',
+      'row 2 1|2',
+      'broken 3-3 field_count',
+      'broken 4-4 field_count',
+    ]);
+  });
+
+  it('gives the raw text of every event, so the hash covers the whole input', async () => {
+    const text = '\uFEFFa;b\n"1;x";2\n\n3;4';
+    const es = await events(text, 4);
+    assert.equal(es.map((e) => e.raw).join(''), text.slice(1));
+  });
+});
+
+describe('detectDelimiter', () => {
+  it('picks the delimiter the lines agree on', () => {
+    assert.equal(detectDelimiter('a,b,c\n1,2,3\n', true), ',');
+    assert.equal(detectDelimiter('a;b;c\n1,5;2,5;3\n4;5;6\n', true), ';');
+    assert.equal(detectDelimiter('a\tb\n1\t2\n', true), '\t');
+    assert.equal(detectDelimiter('a|b\n"x|y"|2\n', true), '|');
+    assert.equal(detectDelimiter('name\nAda\n', true), ',');
+    assert.equal(detectDelimiter('"a,b";c\n"1,2";3\n', true), ';');
+  });
+
+  it('reads --delimiter names', () => {
+    assert.equal(parseDelimiterFlag('tab'), '\t');
+    assert.equal(parseDelimiterFlag('\\t'), '\t');
+    assert.equal(parseDelimiterFlag(';'), ';');
+    assert.equal(parseDelimiterFlag('semicolon'), ';');
+    assert.equal(parseDelimiterFlag(';;'), undefined);
+    assert.equal(parseDelimiterFlag('"'), undefined);
+  });
+});
+
+describe('toDate', () => {
+  const cases: [string, 'dmy' | 'mdy' | undefined, string][] = [
+    ['2024-04-13', undefined, '2024-04-13'],
+    ['2024/4/3', undefined, '2024-04-03'],
+    ['13.04.2024', undefined, '2024-04-13'],
+    ['13/04/2024', undefined, '2024-04-13'],
+    ['04/13/2024', undefined, '2024-04-13'],
+    ['05/05/2024', undefined, '2024-05-05'],
+    ['03/04/2024', 'dmy', '2024-04-03'],
+    ['03/04/2024', 'mdy', '2024-03-04'],
+    ['2024-04-13 10:30', undefined, '2024-04-13T10:30:00'],
+    ['2024-04-13T10:30:15.5Z', undefined, '2024-04-13T10:30:15.500Z'],
+    ['2024-04-13T10:30:00+0200', undefined, '2024-04-13T08:30:00.000Z'],
+  ];
+  for (const [text, order, iso] of cases) {
+    it(`${text}${order ? ` (${order})` : ''} → ${iso}`, () =>
+      assert.equal(toDate(text, order), iso));
+  }
+
+  it('rejects ambiguous, impossible and two-digit-year dates', () => {
+    const code = (text: string) => {
+      try {
+        toDate(text, undefined);
+        return 'ok';
+      } catch (err) {
+        return (err as CellError).code;
+      }
+    };
+    assert.equal(code('03/04/2024'), 'ambiguous_date');
+    assert.equal(code('2024-02-30'), 'invalid_date');
+    assert.equal(code('31.02.2024'), 'invalid_date');
+    assert.equal(code('03/04/24'), 'invalid_date');
+    assert.equal(code('2024-04-13 25:00'), 'invalid_date');
+    assert.equal(code('yesterday'), 'invalid_date');
+  });
+});
+
+describe('typeCell', () => {
+  const def = (type: string, extra: Partial<Definition> = {}) =>
+    ({ id: '00000000-0000-4000-8000-000000000001', slug: 's', type, ...extra }) as Definition;
+  const opts = { arraySep: ';', dateOrder: undefined };
+
+  it('types numbers (with grouped thousands), booleans, lists, JSON and references', () => {
+    assert.equal(typeCell(def('num'), '1,234.5', opts), 1234.5);
+    assert.equal(typeCell(def('num'), '-2e3', opts), -2000);
+    for (const t of ['true', 'YES', '1', 'y']) assert.equal(typeCell(def('bool'), t, opts), true);
+    for (const f of ['false', 'No', '0']) assert.equal(typeCell(def('bool'), f, opts), false);
+    assert.deepEqual(typeCell(def('multi_str'), ' a ; b ;; ', opts), ['a', 'b']);
+    assert.deepEqual(typeCell(def('jsonb'), '{"a":1}', opts), { a: 1 });
+    const id = 'A0000000-0000-4000-8000-000000000000';
+    assert.equal(typeCell(def('ref_contact'), id, opts), id.toLowerCase());
+    assert.deepEqual(typeCell(def('multiref_contact'), `${id};${id}`, opts), [
+      id.toLowerCase(),
+      id.toLowerCase(),
+    ]);
+    assert.equal(typeCell(def('str'), ' kept as is ', opts), ' kept as is ');
+    assert.equal(typeCell(def('text'), 'null', opts), 'null');
+  });
+
+  it('matches select options by slug or display value, case-insensitively', () => {
+    const options = [
+      { id: '10000000-0000-4000-8000-000000000000', slug: 'in_progress', value: 'In progress' },
+      { id: '20000000-0000-4000-8000-000000000000', slug: 'done', value: 'Done' },
+    ];
+    assert.equal(typeCell(def('select_str', { options }), 'IN PROGRESS', opts), 'in_progress');
+    assert.equal(typeCell(def('select_str', { options }), 'done', opts), 'done');
+    assert.deepEqual(typeCell(def('multiselect_str', { options }), 'Done; in_progress', opts), [
+      'done',
+      'in_progress',
+    ]);
+  });
+
+  it('fails with a code per kind', () => {
+    const codeOf = (type: string, text: string) => {
+      try {
+        typeCell(def(type, { options: [] }), text, opts);
+        return 'ok';
+      } catch (err) {
+        return (err as CellError).code;
+      }
+    };
+    assert.equal(codeOf('num', '12abc'), 'invalid_number');
+    assert.equal(codeOf('num', '1.234,5'), 'invalid_number');
+    assert.equal(codeOf('bool', 'maybe'), 'invalid_boolean');
+    assert.equal(codeOf('select_str', 'x'), 'unknown_option');
+    assert.equal(codeOf('jsonb', '{oops}'), 'invalid_json');
+    assert.equal(codeOf('ref_contact', 'nope'), 'invalid_reference');
+    assert.equal(codeOf('date', '31/31/2024'), 'invalid_date');
+  });
+});
+
+describe('mapping', () => {
+  const defs = [
+    { id: '1', slug: 'name', name: 'Name', type: 'str' },
+    { id: '2', slug: 'email', name: 'Email', type: 'str' },
+    { id: '3', slug: 'title', name: 'Job title', type: 'str' },
+    { id: '4', slug: 'phone', name: 'Phone', type: 'str' },
+  ] as Definition[];
+
+  it('matches headers by slug, then by name, ignoring case, spaces, _ and -', () => {
+    assert.equal(normalise('Job Title'), normalise('job_title'));
+    const { columns, unknown } = resolveMapping({
+      headers: ['NAME', 'job-title', 'E-Mail', 'Mobile phone', 'ws_line'],
+      defs,
+      map: [],
+      mapFile: undefined,
+      skip: [],
+    });
+    assert.deepEqual(
+      columns.map((c) => [c.header, c.def?.slug ?? null, c.how]),
+      [
+        ['NAME', 'name', 'slug'],
+        ['job-title', 'title', 'name'],
+        ['E-Mail', 'email', 'slug'],
+        ['Mobile phone', null, 'skip'],
+        ['ws_line', null, 'ws'],
+      ],
+    );
+    assert.deepEqual(
+      unknown.map((u) => [u.header, u.suggestions.map((d) => d.slug)]),
+      [['Mobile phone', ['phone']]],
+    );
+  });
+
+  it('suggests the closest properties', () => {
+    assert.deepEqual(
+      closest(defs, 'Emial').map((d) => d.slug),
+      ['email'],
+    );
+    assert.deepEqual(closest(defs, 'Zodiac sign'), []);
+  });
+
+  it('reads --map values', () => {
+    assert.deepEqual(parseMapFlag('A=b=c'), ['A=b', 'c']);
+    assert.deepEqual(parseMapFlag('Notes='), ['Notes', null]);
+    assert.throws(() => parseMapFlag('nothing'), /--map takes "Header=slug"/);
+  });
+});
+
+describe('chunk keys', () => {
+  it('depend on the options, the chunk, the content up to it and the body', () => {
+    const h = new RunningHash();
+    h.update('a,b\n');
+    const at = h.at();
+    h.update('1,2\n');
+    assert.notEqual(at, h.at());
+    const fp = fingerprint({ b: 1, a: [1, { d: 2, c: 3 }] });
+    assert.equal(fp, fingerprint({ a: [1, { c: 3, d: 2 }], b: 1 }));
+    const k = chunkKey(fp, 0, at, '{}');
+    assert.match(k, /^ws-import-[0-9a-f]{64}$/);
+    assert.equal(k, chunkKey(fp, 0, at, '{}'));
+    assert.notEqual(k, chunkKey(fp, 1, at, '{}'));
+    assert.notEqual(k, chunkKey(fp, 0, at, '{"x":1}'));
+  });
+});
+
+describe('outputs and progress', () => {
+  it('names the failed-rows file after the input', () => {
+    const now = new Date('2026-03-31T09:30:15Z');
+    assert.equal(failedFilePath('/d/contacts.csv', now, '/cwd'), '/d/contacts.failed.csv');
+    assert.equal(failedFilePath('/d/export', now, '/cwd'), '/d/export.failed.csv');
+    assert.equal(failedFilePath(undefined, now, '/cwd'), '/cwd/stdin-20260331-093015.failed.csv');
+  });
+
+  it('quotes CSV fields that need it, for the file delimiter', () => {
+    assert.equal(csvField('a;b', ';'), '"a;b"');
+    assert.equal(csvField('a;b', ','), 'a;b');
+    assert.equal(csvField('say "hi"', ','), '"say ""hi"""');
+    assert.equal(csvField(' pad', ','), '" pad"');
+  });
+
+  it('shows counts, rate and time left from the share of the file read', () => {
+    const snap = {
+      label: 'people.csv',
+      read: 5000,
+      sent: 4000,
+      processed: 3000,
+      failed: 12,
+      elapsedMs: 2000,
+      bytesRead: 500,
+      size: 1000,
+      dryRun: false,
+    };
+    assert.equal(timeLeft(snap), 3000);
+    assert.equal(
+      progressLine(snap),
+      'Importing people.csv: 5,000 read · 4,000 sent · 3,000 processed · 12 failed · 1,500 rows/s · 3.0s left',
+    );
+    assert.equal(timeLeft({ ...snap, size: undefined }), undefined);
+  });
+});
