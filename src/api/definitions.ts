@@ -17,9 +17,6 @@ import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { closest } from '../query/suggest.ts';
 
-/** The closest names to a mistyped one (see src/query/suggest.ts). */
-export const closestMatches = closest;
-
 import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
 import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
 

@@ -6,9 +6,9 @@
 // anything is sent, with the closest property names; on a terminal they are asked about
 // one by one, and the answers can be saved as a mapping file for the next run.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { closestMatches } from '../api/definitions.ts';
 import { UsageError } from '../errors.ts';
 import type { Prompter } from '../prompt/prompter.ts';
+import { closest as closestNames } from '../query/suggest.ts';
 import type { Definition } from './typing.ts';
 
 export interface ColumnPlan {
@@ -121,7 +121,7 @@ export function closest(defs: readonly Definition[], header: string): Definition
     if (d.name) byLabel.set(normalise(d.name), d);
   }
   const out: Definition[] = [];
-  for (const label of closestMatches(normalise(header), [...byLabel.keys()], 6)) {
+  for (const label of closestNames(normalise(header), [...byLabel.keys()], 6)) {
     const d = byLabel.get(label)!;
     if (!out.includes(d)) out.push(d);
   }
