@@ -68,6 +68,16 @@ export interface ApiRoute extends RouteBase {
   resolve?: (ctx: PathContext) => void;
 }
 
+/** A maker of API routes that all run `resolve` first (e.g. the object type check of a resource). */
+export function routesResolvedBy(resolve: (ctx: PathContext) => void) {
+  return (
+    method: HttpMethod,
+    path: string,
+    operationId: string,
+    handler: ApiRoute['handler'],
+  ): ApiRoute => ({ kind: 'api', method, path, operationId, resolve, handler });
+}
+
 /**
  * A path that the hosted gateway answers itself, before authentication and before the API
  * (see resources/webhooks/routes.ts). No contract validation.

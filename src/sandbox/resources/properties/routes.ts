@@ -1,4 +1,4 @@
-import type { ApiRoute, Resource } from '../../resource.ts';
+import { type Resource, routesResolvedBy } from '../../resource.ts';
 import {
   createProperty,
   createPropertyOption,
@@ -14,15 +14,8 @@ import { propertiesSlice } from './model.ts';
 
 const ONE = '/v2/prism/{teamId}/{objectType}/properties/{propertyId}';
 
-/** A route of one object type's definitions (the object type is checked first). */
-function route(
-  method: ApiRoute['method'],
-  path: string,
-  operationId: string,
-  handler: ApiRoute['handler'],
-): ApiRoute {
-  return { kind: 'api', method, path, operationId, resolve: requirePropertyObjectType, handler };
-}
+/** Routes of one object type (the object type is checked first). */
+const route = routesResolvedBy(requirePropertyObjectType);
 
 export const propertiesResource: Resource = {
   name: 'properties',

@@ -1,4 +1,10 @@
-import type { ApiRoute, Handler, HttpMethod, Resource } from '../../resource.ts';
+import {
+  type ApiRoute,
+  type Handler,
+  type HttpMethod,
+  type Resource,
+  routesResolvedBy,
+} from '../../resource.ts';
 import {
   batchDeleteRecords,
   batchUpdateRecords,
@@ -19,15 +25,11 @@ import { recordsSlice } from './model.ts';
 
 const BASE = '/v2/prism/{teamId}/{objectType}';
 
+const typed = routesResolvedBy(requireObjectType);
+
+/** A route below the object type's collection (the object type is checked first). */
 function route(method: HttpMethod, path: string, operationId: string, handler: Handler): ApiRoute {
-  return {
-    kind: 'api',
-    method,
-    path: BASE + path,
-    operationId,
-    resolve: requireObjectType,
-    handler,
-  };
+  return typed(method, BASE + path, operationId, handler);
 }
 
 export const recordsResource: Resource = {

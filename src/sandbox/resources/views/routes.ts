@@ -1,4 +1,4 @@
-import type { ApiRoute, Resource } from '../../resource.ts';
+import { type Resource, routesResolvedBy } from '../../resource.ts';
 import {
   createView,
   deleteView,
@@ -12,14 +12,8 @@ import { viewsSlice } from './model.ts';
 const MANY = '/v2/prism/{teamId}/{viewObjectType}/views';
 const ONE = `${MANY}/{viewId}`;
 
-function route(
-  method: ApiRoute['method'],
-  path: string,
-  operationId: string,
-  handler: ApiRoute['handler'],
-): ApiRoute {
-  return { kind: 'api', method, path, operationId, resolve: requireViewObjectType, handler };
-}
+/** Routes of one object type (the object type is checked first). */
+const route = routesResolvedBy(requireViewObjectType);
 
 export const viewsResource: Resource = {
   name: 'views',
