@@ -25,7 +25,7 @@ export interface BatchFlags {
   report?: string | undefined;
 }
 
-export const MAX_CONCURRENCY = 16;
+export { MAX_CONCURRENCY } from './limits.ts';
 
 export interface BatchRun<I> {
   type: RecordType;

@@ -1,7 +1,7 @@
 import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
-import { MAX_CONCURRENCY } from './batch.ts';
+import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
 
 const verbs = () => import('./verbs.ts');

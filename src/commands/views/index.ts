@@ -1,6 +1,6 @@
 import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import { VIEW_KINDS } from './shared.ts';
+import { VIEW_KINDS } from './kinds.ts';
 
 const verbs = () => import('./verbs.ts');
 

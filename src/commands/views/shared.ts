@@ -15,7 +15,7 @@ import { checkPath, type PropertyDefinition, type SlugContext } from '../../quer
 import { formatSort, parseSort } from '../../query/sort.ts';
 import { formatWhere } from '../../query/where.ts';
 
-export const VIEW_KINDS = ['grid', 'list', 'kanban'] as const;
+export { VIEW_KINDS } from './kinds.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
