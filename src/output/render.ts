@@ -189,11 +189,23 @@ async function borderlessTable(head: string[], aligns: ('left' | 'right')[]) {
   }) as unknown as { push(row: string[]): void; toString(): string };
 }
 
+/** A column whose values (those present) are all numbers reads best right-aligned. */
+function numericColumn<T>(rows: readonly T[], col: Column<T>): boolean {
+  let any = false;
+  for (const r of rows) {
+    const v = cellValue(r, col);
+    if (v === null || v === undefined || v === '') continue;
+    if (typeof v !== 'number') return false;
+    any = true;
+  }
+  return any;
+}
+
 async function tableText<T>(io: IOStreams, cols: Column<T>[], rows: T[]): Promise<string> {
   const head = cols.map((c) => io.out.bold(c.header ?? c.key.toUpperCase()));
   const table = await borderlessTable(
     head,
-    cols.map((c) => c.align ?? 'left'),
+    cols.map((c) => c.align ?? (numericColumn(rows, c) ? 'right' : 'left')),
   );
   for (const r of rows) {
     table.push(cols.map((c) => truncate(tableCell(r, c), MAX_CELL)));

@@ -129,6 +129,22 @@ describe('output formats', () => {
     assert.match(c.stdout(), /\u001b\[1mID/);
   });
 
+  it('a table right-aligns a column whose values are all numbers, unless told otherwise', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
+    const cols: Column<{ n: number | null; s: string }>[] = [{ key: 'n' }, { key: 's' }];
+    await renderRows(
+      t.io,
+      [
+        { n: 5, s: 'a' },
+        { n: 1500, s: 'bb' },
+        { n: null, s: 'c' },
+      ],
+      cols,
+      { format: 'table' },
+    );
+    assert.equal(t.stdout(), '   N  S\n   5  a\n1500  bb\n      c\n');
+  });
+
   it('an empty table prints nothing on stdout and the empty message on stderr', async () => {
     const t = testIO({ tty: true });
     await renderRows(t.io, [], columns, { format: 'table', emptyMessage: 'No rows.' });
