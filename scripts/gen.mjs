@@ -74,7 +74,8 @@ const enums = Object.entries(doc.components.schemas)
       `/** ${name} (components.schemas.${name}). */\nexport const ${name} = ${JSON.stringify(schema.enum)} as const;\n`,
   )
   .join('\n');
-const enumsText = `${HEADER}${enums}`;
+const operators = Object.keys(doc.components.schemas.Comparison.properties);
+const enumsText = `${HEADER}${enums}\n/** Filter operators: the keys of components.schemas.Comparison, in the contract's order. */\nexport const ComparisonOperator = ${JSON.stringify(operators)} as const;\n`;
 
 const outputs = [
   [jsonOut, json],

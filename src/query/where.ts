@@ -15,6 +15,7 @@
 // a bool property (or one with no known definition); quote them to mean the text.
 import type { Schemas } from '../api/types.ts';
 import { UsageError } from '../errors.ts';
+import { ComparisonOperator } from '../generated/enums.ts';
 import {
   checkPath,
   isSelectType,
@@ -31,26 +32,8 @@ export type Operator = keyof Comparison & string;
 export type Combinator = Schemas['Combinator'];
 export type FilterValue = string | boolean | string[];
 
-/** Every operator of the API, in the order api.md lists them. */
-export const OPERATORS: readonly Operator[] = [
-  '=',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  'contains',
-  'is_null',
-  'is_not_null',
-  'between',
-  'begins_with',
-  'ends_with',
-  'not_contains',
-  'exists',
-  'not_exists',
-  'in',
-  'not_in',
-];
+/** Every operator of the API (from the contract, in the order api.md lists them). */
+export const OPERATORS: readonly Operator[] = ComparisonOperator;
 
 /** Operator symbols of the short form, longest first so `>=` wins over `>`. */
 const SYMBOLS: readonly (readonly [string, Operator])[] = [

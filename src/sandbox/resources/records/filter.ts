@@ -21,6 +21,7 @@
 // - Sorting: typed order, records without a value last in both directions, ties in
 //   creation order.
 
+import { ComparisonOperator } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../store.ts';
 import { recordsOf, type StoredRecord } from './model.ts';
 import {
@@ -38,25 +39,8 @@ import {
 } from './schema.ts';
 import { normaliseDate } from './values.ts';
 
-export const OPERATORS = [
-  '=',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  'contains',
-  'not_contains',
-  'begins_with',
-  'ends_with',
-  'is_null',
-  'is_not_null',
-  'exists',
-  'not_exists',
-  'between',
-  'in',
-  'not_in',
-] as const;
+/** Every filter operator of the API (from the contract). */
+export const OPERATORS = ComparisonOperator;
 
 export type Operator = (typeof OPERATORS)[number];
 
