@@ -1,32 +1,134 @@
-// Bundles src/main.ts into dist/ with esbuild. Commands and heavy packages sit in
-// their own chunks and load only when a command needs them (see src/root.ts).
+// Bundles src/main.ts into dist/ in two steps:
+//   1. esbuild compiles and bundles the TypeScript and the packages into ES modules, one
+//      per lazily loaded part (commands' verbs, the HTTP client, the sandbox, ...), with the
+//      code they share split into chunks;
+//   2. rollup regroups those chunks: a module that is already loaded whenever a lazy part is
+//      imported (everything `src/main.ts` imports statically) joins the main file instead of
+//      a small shared chunk, so start-up reads a few files instead of dozens, and esbuild
+//      minifies each output file.
+// Source maps follow both steps (dist/**/*.js.map, no sources inlined).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { build } from 'esbuild';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, transform } from 'esbuild';
+import { rollup } from 'rollup';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const stage = join(root, 'dist-stage');
+const target = 'node20.19';
+
+/**
+ * Modules that packages require at load time but use only on paths ws never takes: each
+ * is bundled behind a stand-in that loads it on first use (a call or a property read).
+ * - undici requires its HTTP/2 client, and with it node:http2, node:tls and node:crypto,
+ *   as soon as its HTTP/1 client loads; that code runs only for a connection that
+ *   negotiates HTTP/2, which ws never enables (`allowH2`). About a third of the built-in
+ *   modules a request would load.
+ * - commander requires node:child_process (and with it node:net and node:dgram) for
+ *   subcommands that are separate executables, which ws does not have.
+ */
+const LAZY = [
+  { importer: join('undici', 'lib', 'dispatcher', 'client.js'), request: './client-h2.js' },
+  { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process' },
+];
+const lazyModules = {
+  name: 'lazy-modules',
+  setup(b) {
+    b.onResolve({ filter: /^(\.\/client-h2\.js|node:child_process)$/ }, (args) => {
+      if (args.namespace === 'lazy') return null;
+      const lazy = LAZY.some((l) => l.request === args.path && args.importer.endsWith(l.importer));
+      return lazy ? { path: args.path, namespace: 'lazy', pluginData: args.resolveDir } : null;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+module.exports = new Proxy(function () {}, {
+  apply: (_target, self, argv) => Reflect.apply(load(), self, argv),
+  get: (_target, key) => load()[key],
+});`,
+      loader: 'js',
+      resolveDir: args.pluginData,
+    }));
+  },
+};
+rmSync(dist, { recursive: true, force: true });
+rmSync(stage, { recursive: true, force: true });
 
 await build({
-  entryPoints: { ws: 'src/main.ts' },
-  outdir: 'dist',
+  entryPoints: { ws: join(root, 'src/main.ts') },
+  outdir: stage,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
-  minify: true,
+  target,
   keepNames: true,
-  sourcemap: 'linked',
+  sourcemap: 'external',
   sourcesContent: false,
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   logLevel: 'warning',
-  // Bundled CommonJS packages (undici, cli-table3) call require() for node builtins.
-  banner: {
-    js: "import { createRequire as __wsCreateRequire } from 'node:module'; const require = __wsCreateRequire(import.meta.url);",
-  },
+  plugins: [lazyModules],
 });
 
+/** Reads esbuild's files with their source maps, so rollup's maps point at src/. */
+const withSourceMaps = {
+  name: 'esbuild-output',
+  load(id) {
+    if (!id.startsWith(stage)) return null;
+    const map = `${id}.map`;
+    return {
+      code: readFileSync(id, 'utf8'),
+      map: existsSync(map) ? readFileSync(map, 'utf8') : null,
+    };
+  },
+};
+
+/** Minifies each output file. */
+const minify = {
+  name: 'minify',
+  async renderChunk(code) {
+    const out = await transform(code, {
+      format: 'esm',
+      target,
+      minify: true,
+      keepNames: true,
+      legalComments: 'none',
+      sourcemap: 'external',
+    });
+    return { code: out.code, map: out.map };
+  },
+};
+
+const bundle = await rollup({
+  input: { ws: join(stage, 'ws.js') },
+  external: (id) => isBuiltin(id),
+  // The entry keeps its own code (src/main.ts resolves ../bin/ws.js from its own URL).
+  preserveEntrySignatures: 'allow-extension',
+  plugins: [withSourceMaps],
+  onwarn(warning, warn) {
+    if (warning.code === 'CIRCULAR_DEPENDENCY') return;
+    warn(warning);
+  },
+});
+await bundle.write({
+  dir: dist,
+  format: 'es',
+  entryFileNames: '[name].js',
+  // esbuild's names carry its own hash: keep rollup's.
+  chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
+  sourcemap: true,
+  sourcemapExcludeSources: true,
+  // Bundled CommonJS packages (undici, cli-table3) call require() for node builtins.
+  banner:
+    "import { createRequire as __wsCreateRequire } from 'node:module'; const require = __wsCreateRequire(import.meta.url);",
+  plugins: [minify],
+});
+await bundle.close();
+rmSync(stage, { recursive: true, force: true });
 // Shell completions are generated from the command tree of the build.
 mkdirSync(new URL('../completions', import.meta.url), { recursive: true });
 for (const [shell, file] of [

@@ -89,8 +89,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     },
   };
 
-  const program = buildProgram(context, io);
   try {
+    const program = await buildProgram(context, io, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (err) {

@@ -1,21 +1,89 @@
 // The commander tree: global flags, and each noun's verbs. Nothing here loads a
-// command's code; verbs are imported when they run.
+// command's code; verbs are imported when they run, and a noun's definitions when argv needs them.
 import { Command, Option } from 'commander';
 import type { CommandContext } from './command.ts';
-import { registerApi } from './commands/api/index.ts';
-import { registerAuth } from './commands/auth/index.ts';
-import { registerCompletion } from './commands/completion/index.ts';
-import { registerImport } from './commands/import/index.ts';
-import { registerProfile } from './commands/profile/index.ts';
-import { registerProps } from './commands/props/index.ts';
-import { registerRecords } from './commands/records/index.ts';
-import { registerSandbox } from './commands/sandbox/index.ts';
-import { registerViews } from './commands/views/index.ts';
 import type { IOStreams } from './io/streams.ts';
 import { FORMATS } from './output/format.ts';
 import { VERSION } from './version.ts';
 
-export function buildProgram(ctx: CommandContext, io: IOStreams): Command {
+type Register = (program: Command, ctx: CommandContext) => void;
+
+/**
+ * The top-level commands, each with the names and aliases it registers. A noun's flags and
+ * help load only when argv names it (or when the whole tree is shown: root help, an
+ * unknown command, completions), so start-up compiles one noun's definitions, not all.
+ */
+export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
+  {
+    names: ['profile'],
+    load: async () => (await import('./commands/profile/index.ts')).registerProfile,
+  },
+  {
+    names: ['auth', 'whoami'],
+    load: async () => (await import('./commands/auth/index.ts')).registerAuth,
+  },
+  { names: ['api'], load: async () => (await import('./commands/api/index.ts')).registerApi },
+  {
+    names: ['props', 'properties'],
+    load: async () => (await import('./commands/props/index.ts')).registerProps,
+  },
+  {
+    names: ['records', 'record'],
+    load: async () => (await import('./commands/records/index.ts')).registerRecords,
+  },
+  {
+    names: ['import'],
+    load: async () => (await import('./commands/import/index.ts')).registerImport,
+  },
+  {
+    names: ['sandbox'],
+    load: async () => (await import('./commands/sandbox/index.ts')).registerSandbox,
+  },
+  {
+    names: ['views', 'view'],
+    load: async () => (await import('./commands/views/index.ts')).registerViews,
+  },
+  {
+    names: ['completion'],
+    load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
+  },
+];
+
+/** Nouns whose commands need the whole tree (completions are generated from it). */
+const NEEDS_ALL = new Set(['completion']);
+
+/**
+ * Which nouns argv needs registered: the one its first operand names, or all of them when
+ * the first operand is not a known noun (commander then suggests a close one) or when the
+ * root's help may be printed (no operand, `help`, or `-h`/`--help` before any operand).
+ */
+export function nounsFor(
+  program: Command,
+  argv: readonly string[],
+): readonly (typeof NOUNS)[number][] {
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]),
+  );
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (!a.startsWith('-') || a === '-') {
+      const noun = NOUNS.find((n) => n.names.includes(a));
+      if (!noun || noun.names.some((n) => NEEDS_ALL.has(n))) return NOUNS;
+      return [noun];
+    }
+    if (a === '-h' || a === '--help') return NOUNS;
+    i += takesValue.has(a) ? 2 : 1;
+  }
+  return argv.some((a) => a === '-V' || a === '--version') ? [] : NOUNS;
+}
+
+export async function buildProgram(
+  ctx: CommandContext,
+  io: IOStreams,
+  argv?: readonly string[],
+): Promise<Command> {
   const program = new Command('ws');
   program
     .description('Administer a team workspace of CRM-style records from the terminal.')
@@ -66,14 +134,6 @@ Get started:
   $ ws api GET '/v2/prism/{teamId}/contact/count'`,
     );
 
-  registerProfile(program, ctx);
-  registerAuth(program, ctx);
-  registerApi(program, ctx);
-  registerProps(program, ctx);
-  registerRecords(program, ctx);
-  registerImport(program, ctx);
-  registerSandbox(program, ctx);
-  registerViews(program, ctx);
-  registerCompletion(program, ctx);
+  for (const noun of argv ? nounsFor(program, argv) : NOUNS) (await noun.load())(program, ctx);
   return program;
 }

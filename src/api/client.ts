@@ -4,7 +4,7 @@
 import type { Dispatcher } from 'undici';
 import { isAbortError, NetworkError, UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
-import { sleep } from '../util/time.ts';
+import { monotonicMs, sleep } from '../util/time.ts';
 import { reason, toApiError } from './errors.ts';
 import type { TokenBucket } from './ratelimit.ts';
 
@@ -245,7 +245,7 @@ export class ApiClient {
         for (const [k, v] of Object.entries(redactHeaders(headers))) io.debug(`  ${k}: ${v}`);
         if (body !== undefined) io.debug(`  body: ${redactBody(body.toString(), secrets)}`);
       }
-      const started = performance.now();
+      const started = monotonicMs();
       let status: number;
       let resHeaders: Record<string, string>;
       let text: string;
@@ -264,7 +264,7 @@ export class ApiClient {
       } catch (err) {
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
         const why = describeNetworkError(err);
-        io.debug(`← network error after ${Math.round(performance.now() - started)}ms: ${why.text}`);
+        io.debug(`← network error after ${Math.round(monotonicMs() - started)}ms: ${why.text}`);
         if (why.retryable && attempt < maxAttempts) {
           const delay = backoffDelay(attempt, base, cap, random);
           io.debug(`  retrying in ${delay}ms`);
@@ -282,7 +282,7 @@ export class ApiClient {
           },
         );
       }
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(monotonicMs() - started);
       const requestId = resHeaders['x-request-id'];
       if (io.debugEnabled) {
         const rl = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']

@@ -1,6 +1,6 @@
 // A token bucket shared by every request of the process: requests wait their turn
 // so that the profile's rate (requests per second) is never exceeded.
-import { sleep } from '../util/time.ts';
+import { monotonicMs, sleep } from '../util/time.ts';
 
 export class TokenBucket {
   private tokens: number;
@@ -10,7 +10,7 @@ export class TokenBucket {
   constructor(
     readonly ratePerSecond: number,
     readonly burst = 1,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = () => monotonicMs(),
   ) {
     this.tokens = burst;
     this.last = this.now();

@@ -14,6 +14,7 @@ import type { ApiClient } from '../api/client.ts';
 import type { ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
+import { monotonicMs } from '../util/time.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
 import type { ColumnPlan } from './mapping.ts';
 import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
@@ -439,7 +440,7 @@ export class ImportEngine {
   private saveCheckpoint(force = false): void {
     const cp = this.o.checkpoint;
     if (!cp) return;
-    const now = performance.now();
+    const now = monotonicMs();
     if (!force && now - this.lastCheckpointAt < CHECKPOINT_EVERY_MS) return;
     this.lastCheckpointAt = now;
     writeCheckpoint(cp.path, this.checkpointNow());

@@ -241,6 +241,45 @@ describe('the ws binary', () => {
     }
   });
 
+  it('keeps start-up light: built-in modules loaded by --version and auth status', async () => {
+    // What each command makes Node load, read from process.moduleLoadList after main()
+    // returns; bench/startup.mjs measures what these modules cost.
+    const loaded = (args: string[], extra: Record<string, string> = {}) => {
+      const script = `const { main } = await import(${JSON.stringify(`${ROOT}dist/ws.js`)});
+const code = await main(${JSON.stringify(args)});
+process.stderr.write(JSON.stringify({ code, modules: process.moduleLoadList }));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...env(), ...extra },
+        encoding: 'utf8',
+      });
+      const out = JSON.parse(r.stderr.slice(r.stderr.lastIndexOf('{"code"'))) as {
+        code: number;
+        modules: string[];
+      };
+      assert.equal(out.code, 0, r.stderr);
+      return new Set(out.modules.map((m) => m.replace(/^NativeModule /, '')));
+    };
+    const version = loaded(['--version']);
+    for (const m of ['http', 'crypto', 'fs/promises', 'child_process', 'perf_hooks'])
+      assert.ok(!version.has(m), `ws --version loads ${m}`);
+    const { child, ready } = await startForeground(['--quiet', '--no-profile']);
+    try {
+      const auth = loaded(['auth', 'status'], {
+        WS_BASE_URL: ready.url,
+        WS_TEAM_ID: ready.team_id,
+        WS_API_KEY: ready.api_key,
+      });
+      assert.ok(auth.has('http'), 'the request went through undici over node:http');
+      // undici's HTTP/2 client (node:http2, and with it tls and crypto) loads only for a
+      // connection that negotiates HTTP/2, which ws never asks for.
+      for (const m of ['http2', 'tls', 'crypto', 'perf_hooks'])
+        assert.ok(!auth.has(m), `ws auth status loads ${m}`);
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  });
+
   it('ships completion scripts that match the command tree', () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
       const r = ws(['completion', shell]);

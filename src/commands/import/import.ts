@@ -31,7 +31,7 @@ import {
   zeroCounts,
 } from '../../import/state.ts';
 import type { DateOrder, Definition } from '../../import/typing.ts';
-import { formatDuration } from '../../util/time.ts';
+import { formatDuration, monotonicMs } from '../../util/time.ts';
 
 export interface ImportOpts {
   type: string;
@@ -253,7 +253,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       'Pipe a file in (ws import contacts - < people.csv) or give its path.',
     );
   }
-  const started = performance.now();
+  const started = monotonicMs();
   const source = openInput(opts.file, io.stdin, opts.encoding);
   let delimiter = opts.delimiter ?? ',';
   const hash = new RunningHash();
@@ -363,7 +363,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
           sent: c.sent,
           processed: engine.processedCount,
           failed: c.failed,
-          elapsedMs: performance.now() - started,
+          elapsedMs: monotonicMs() - started,
           bytesRead: source.bytesRead(),
           size: source.size,
           dryRun: opts.dryRun,
@@ -502,7 +502,7 @@ async function report(
 ): Promise<void> {
   const { io } = deps;
   const c = r.counts;
-  const ms = Math.round(performance.now() - started);
+  const ms = Math.round(monotonicMs() - started);
   const summary: ImportSummary = {
     object_type: objectType(opts.type, 'record'),
     file: path ?? '-',
