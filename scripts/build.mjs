@@ -6,7 +6,8 @@
 //      imported (everything `src/main.ts` imports statically) joins the main file instead of
 //      a small shared chunk, so start-up reads a few files instead of dozens, and esbuild
 //      minifies each output file.
-// Source maps follow both steps (dist/**/*.js.map, no sources inlined).
+// Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
+// the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
@@ -19,6 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const stage = join(root, 'dist-stage');
 const target = 'node20.19';
+const minified = !process.argv.includes('--no-minify');
 
 /**
  * Modules that packages require at load time but use only on paths ws never takes: each
@@ -94,7 +96,7 @@ const minify = {
     const out = await transform(code, {
       format: 'esm',
       target,
-      minify: true,
+      minify: minified,
       keepNames: true,
       legalComments: 'none',
       sourcemap: 'external',
@@ -136,7 +138,7 @@ for (const [shell, file] of [
   ['zsh', '_ws'],
   ['fish', 'ws.fish'],
 ]) {
-  const r = spawnSync(process.execPath, ['bin/ws.js', 'completion', shell], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'ws.js'), 'completion', shell], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`ws completion ${shell} failed: ${r.stderr}`);
   writeFileSync(new URL(`../completions/${file}`, import.meta.url), r.stdout);
 }

@@ -15,11 +15,12 @@ import type { ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
+import { kindOf } from '../values/coerce.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
 import type { ColumnPlan } from './mapping.ts';
 import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
 import type { CsvEvent } from './reader.ts';
-import { type ChunkResult, JobPacer, type RowOutcome, sendChunk } from './send.ts';
+import { bodyOf, type ChunkResult, JobPacer, type RowOutcome, sendChunk } from './send.ts';
 import {
   type Checkpoint,
   type Counts,
@@ -40,6 +41,8 @@ export interface EngineOptions {
   first: CsvEvent[];
   /** Fed every event's raw text (it already holds the header's). */
   hash: RunningHash;
+  /** The fields of a row's raw text, as the reader split them (see rowSplitter). */
+  splitRow: (raw: string) => string[];
   columns: readonly ColumnPlan[];
   typing: TypingOptions;
   emptyAsNull: boolean;
@@ -87,8 +90,9 @@ interface Chunk {
   blank: number;
   bytes: number;
   objects: string[];
-  /** Line and fields of each object. */
-  meta: { line: number; fields: string[] }[];
+  /** Line and text of each object's row (its fields are split again if the API rejects it). */
+  lines: number[];
+  raws: string[];
   /** Rows that failed before sending. */
   local: FailedRow[];
   prefixHash: string;
@@ -103,8 +107,15 @@ export class ImportEngine {
   readonly jobs: string[];
   private pending = 0;
   private readonly firstErrors: FailedRow[] = [];
-  private readonly active: { index: number; def: Definition; slug: string }[];
-  private readonly required: Definition[];
+  /** The mapped columns: where the cell is, its property, and the key written for it. */
+  private readonly active: {
+    index: number;
+    def: Definition;
+    header: string;
+    key: string;
+    text: boolean;
+    required: boolean;
+  }[];
   private readonly startChunk: number;
   private inFlight = 0;
   private nextFlush: number;
@@ -125,8 +136,14 @@ export class ImportEngine {
     this.jobs = o.resume ? [...o.resume.jobs] : [];
     this.active = o.columns
       .filter((c): c is ColumnPlan & { def: Definition } => c.def !== undefined)
-      .map((c) => ({ index: c.index, def: c.def, slug: c.def.slug }));
-    this.required = this.active.filter((c) => c.def.required === true).map((c) => c.def);
+      .map((c) => ({
+        index: c.index,
+        def: c.def,
+        header: c.header,
+        key: `${JSON.stringify(c.def.slug)}:`,
+        text: kindOf(c.def.type) === 'text',
+        required: c.def.required === true,
+      }));
     this.startChunk = o.resume?.next_chunk ?? 0;
     this.nextFlush = this.startChunk;
     this.nextLineOfCheckpoint = o.resume?.next_line ?? o.firstLine;
@@ -143,38 +160,66 @@ export class ImportEngine {
     return c.created + c.updated + c.unchanged + c.rejected;
   }
 
-  /** The object sent for a row, or the reason it cannot be sent. */
+  /**
+   * The object sent for a row (`{"default":{...}}`, written key by key in the order of the
+   * columns: the mapping has no two columns on one property), or the reason it cannot be
+   * sent.
+   */
   buildRow(fields: readonly string[]): string | { code: string; message: string } {
-    const values: Record<string, unknown> = {};
+    const parts = ['{"default":{'];
+    let missing = false;
     for (const c of this.active) {
       const text = fields[c.index] ?? '';
       // Blank: empty, or spaces only (trim() only when the first character could be one).
       const first = text.charCodeAt(0);
+      let value: string;
       if (text === '' || ((first <= 32 || first >= 0x80) && text.trim() === '')) {
-        if (this.o.emptyAsNull) values[c.slug] = null;
-        continue;
-      }
-      try {
-        values[c.slug] = typeCell(c.def, text, this.o.typing);
-      } catch (err) {
-        if (err instanceof CellError) {
-          const header = this.o.columns[c.index]!.header;
-          return { code: err.code, message: `${header}: ${err.message}` };
+        if (c.required) missing = true;
+        if (!this.o.emptyAsNull) continue;
+        value = 'null';
+      } else if (c.text) {
+        value = jsonString(text);
+      } else {
+        let typed: unknown;
+        try {
+          typed = typeCell(c.def, text, this.o.typing);
+        } catch (err) {
+          if (err instanceof CellError) {
+            return { code: err.code, message: `${c.header}: ${err.message}` };
+          }
+          throw err;
         }
-        throw err;
+        if (c.required && (typed === null || (Array.isArray(typed) && typed.length === 0)))
+          missing = true;
+        value = typeof typed === 'string' ? jsonString(typed) : JSON.stringify(typed);
       }
+      parts.push(parts.length === 1 ? c.key + value : `,${c.key}${value}`);
     }
-    for (const def of this.required) {
-      const v = values[def.slug];
-      if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) {
-        const header = this.o.columns.find((c) => c.def === def)!.header;
+    if (missing) return this.missingRequired(fields);
+    parts.push('}}');
+    // Joined, the text is one flat string: a chunk keeps its rows' texts while it is in
+    // flight, and a string built by `+=` would keep every piece as an object of its own.
+    return parts.join('');
+  }
+
+  /** The first required property a row leaves without a value (blank, null or []). */
+  private missingRequired(fields: readonly string[]): { code: string; message: string } {
+    for (const c of this.active) {
+      if (!c.required) continue;
+      const text = fields[c.index] ?? '';
+      let empty = text.trim() === '';
+      if (!empty && !c.text) {
+        const typed = typeCell(c.def, text, this.o.typing);
+        empty = typed === null || (Array.isArray(typed) && typed.length === 0);
+      }
+      if (empty) {
         return {
           code: 'required_missing',
-          message: `${header}: ${def.slug} is required and this row has no value`,
+          message: `${c.header}: ${c.def.slug} is required and this row has no value`,
         };
       }
     }
-    return `{"default":${JSON.stringify(values)}}`;
+    throw new Error('missingRequired: no required property is missing');
   }
 
   private newChunk(index: number, firstLine: number): Chunk {
@@ -186,7 +231,8 @@ export class ImportEngine {
       blank: 0,
       bytes: 0,
       objects: [],
-      meta: [],
+      lines: [],
+      raws: [],
       local: [],
       prefixHash: '',
     };
@@ -208,7 +254,10 @@ export class ImportEngine {
       for (;;) {
         for (const ev of batch) {
           if (this.stopped || this.fatal !== undefined) break;
-          chunk = await this.consume(ev, chunk);
+          if (this.consume(ev, chunk)) {
+            await this.close(chunk);
+            chunk = this.newChunk(chunk.index + 1, chunk.lastLine + 1);
+          }
           if (this.strictError) break;
         }
         if (this.stopped || this.fatal !== undefined || this.strictError) break;
@@ -246,17 +295,16 @@ export class ImportEngine {
     };
   }
 
-  /** One event into the chunk being filled; answers the chunk to fill next. */
-  private async consume(ev: CsvEvent, current: Chunk): Promise<Chunk> {
+  /** One event into the chunk being filled; true when the chunk is full. */
+  private consume(ev: CsvEvent, chunk: Chunk): boolean {
     const o = this.o;
-    const chunk = current;
     o.hash.update(ev.raw);
-    if (ev.kind === 'header') return chunk;
+    if (ev.kind === 'header') return false;
     if (chunk.rows === 0 && chunk.blank === 0) chunk.firstLine = ev.line;
     chunk.lastLine = ev.kind === 'blank' ? ev.line : ev.endLine;
     if (ev.kind === 'blank') {
       chunk.blank++;
-      return chunk;
+      return false;
     }
     chunk.rows++;
     let failure: FailedRow | undefined;
@@ -272,7 +320,8 @@ export class ImportEngine {
       const built = this.buildRow(ev.fields);
       if (typeof built === 'string') {
         chunk.objects.push(built);
-        chunk.meta.push({ line: ev.line, fields: ev.fields });
+        chunk.lines.push(ev.line);
+        chunk.raws.push(ev.raw);
         chunk.bytes += built.length + 1;
       } else {
         failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built };
@@ -285,14 +334,10 @@ export class ImportEngine {
           `Line ${failure.line}: ${failure.message.replace(/^line \d+(-\d+)?: /, '')} (${failure.code}); stopped there (--strict).`,
           'Fix the row and run the same command again: rows already sent are not sent twice. `ws import validate` checks a whole file without sending.',
         );
-        return chunk;
+        return false;
       }
     }
-    if (chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES) {
-      await this.close(chunk);
-      return this.newChunk(chunk.index + 1, chunk.lastLine + 1);
-    }
-    return chunk;
+    return chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES;
   }
 
   /** A chunk is complete: skip it (resume), finish it (dry run, nothing to send) or send it. */
@@ -327,7 +372,7 @@ export class ImportEngine {
     this.counts.sent += chunk.objects.length;
     o.onChange?.();
     const optionsJson = o.apiOptions ? JSON.stringify(o.apiOptions) : undefined;
-    const body = `${chunk.objects.join(',')}|${optionsJson ?? ''}`;
+    const body = bodyOf(chunk.objects, optionsJson);
     const client = o.client;
     sendChunk(
       client,
@@ -336,6 +381,7 @@ export class ImportEngine {
         objects: chunk.objects,
         optionsJson,
         key: chunkKey(o.fingerprint, chunk.index, chunk.prefixHash, body),
+        body,
       },
       {
         signal: o.requestSignal,
@@ -389,12 +435,12 @@ export class ImportEngine {
         );
       };
       result.rows.forEach((r: RowOutcome, i) => {
-        const meta = chunk.meta[i]!;
+        const line = chunk.lines[i]!;
         if (wantLines) {
-          while (li < chunk.local.length && chunk.local[li]!.line < meta.line) localLine();
+          while (li < chunk.local.length && chunk.local[li]!.line < line) localLine();
           const status = o.dryRun ? 'valid' : r.status;
           lines.push(
-            `{"line":${meta.line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)}}\n`,
+            `{"line":${line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)}}\n`,
           );
         }
         if (o.dryRun) return;
@@ -405,8 +451,8 @@ export class ImportEngine {
         if (r.status === 'failed') {
           c.rejected++;
           failedRows.push({
-            line: meta.line,
-            fields: meta.fields,
+            line,
+            fields: o.splitRow(chunk.raws[i]!),
             raw: '',
             code: r.error?.code ?? 'failed',
             message: r.error?.message ?? 'failed',
@@ -478,4 +524,12 @@ export class ImportEngine {
     }
     await this.flushing;
   }
+}
+
+/** Characters a JSON string must escape (and lone surrogates, which JSON.stringify escapes). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON: quoted as it is when nothing in it needs an escape. */
+function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }

@@ -28,14 +28,28 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The hash of everything read so far; `at()` gives it without ending it. */
+/**
+ * The hash of everything read so far; `at()` gives it without ending it. Texts are hashed
+ * in batches of about 64 KiB (one call into the hash per row would cost more than hashing).
+ */
 export class RunningHash {
   private readonly hash: Hash = createHash('sha256');
+  private pending: string[] = [];
+  private pendingLength = 0;
   update(text: string): void {
-    this.hash.update(text);
+    this.pending.push(text);
+    this.pendingLength += text.length;
+    if (this.pendingLength >= 65536) this.flush();
   }
   at(): string {
+    this.flush();
     return this.hash.copy().digest('hex');
+  }
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.hash.update(this.pending.join(''));
+    this.pending = [];
+    this.pendingLength = 0;
   }
 }
 

@@ -183,22 +183,27 @@ export async function* readCsv(
   };
 
   const state = new Interpreter(delimiter, parseSync as SyncParse);
-  const batch = function* () {
-    for (const item of items.splice(0)) yield* state.take(item);
+  const batch = (): CsvEvent[] => {
+    const out: CsvEvent[] = [];
+    for (const item of items) state.take(item, out);
+    items.length = 0;
+    return out;
   };
   try {
     for (const piece of head.splice(0)) {
       await feed(piece);
-      yield [...batch()];
+      yield batch();
     }
     if (!done) {
       for (let next = await source.next(); !next.done; next = await source.next()) {
         await feed(next.value);
-        yield [...batch()];
+        yield batch();
       }
     }
     await feed(undefined);
-    yield [...batch(), ...state.end()];
+    const last = batch();
+    state.end(last);
+    yield last;
   } finally {
     if (!parser.destroyed) parser.destroy();
     await source.return?.();
@@ -226,29 +231,29 @@ class Interpreter {
     return items;
   }
 
-  *take(item: Item): Generator<CsvEvent> {
+  take(item: Item, out: CsvEvent[]): void {
     const start = this.line;
     this.line += lineEnds(item.raw);
     if (this.pending) {
       // After a recovery, the parser's records may have split the text in the wrong places
       // (a quote it took as closing opened a field): read its text again with the rest.
       this.pending.text += item.raw;
-      yield* this.drain(false);
+      this.drain(false, out);
       return;
     }
-    yield* this.events(item, start);
+    this.events(item, start, out);
   }
 
   /** The end of the input: whatever waits to be read again is read now. */
-  *end(): Generator<CsvEvent> {
-    if (this.pending) yield* this.drain(true);
+  end(out: CsvEvent[]): void {
+    if (this.pending) this.drain(true, out);
   }
 
   /**
    * Read the pending text again, once it parses into whole records (or at the end, or
    * when it grows past MAX_PENDING).
    */
-  private *drain(final: boolean): Generator<CsvEvent> {
+  private drain(final: boolean, out: CsvEvent[]): void {
     const p = this.pending!;
     const items = this.reparse(p.text);
     const open = items[items.length - 1]?.error?.code === 'CSV_QUOTE_NOT_CLOSED';
@@ -261,16 +266,16 @@ class Interpreter {
       // A recovery among these items holds the rest of them back again.
       const held = this.held();
       if (held) held.text += sub.raw;
-      else yield* this.events(sub, start);
+      else this.events(sub, start, out);
     }
-    if (this.held()) yield* this.drain(final);
+    if (this.held()) this.drain(final, out);
   }
 
   private held(): { text: string; line: number } | undefined {
     return this.pending;
   }
 
-  private *events(item: Item, line: number): Generator<CsvEvent> {
+  private events(item: Item, line: number, out: CsvEvent[]): void {
     const endLine = line + innerLineEnds(item.raw);
     const raw = item.raw;
     if (this.columns === undefined) {
@@ -283,20 +288,20 @@ class Interpreter {
       }
       const fields = item.fields!;
       if (isBlank(fields)) {
-        yield { kind: 'blank', line, raw };
+        out.push({ kind: 'blank', line, raw });
         return;
       }
       this.columns = fields.length;
-      yield { kind: 'header', line, fields, raw };
+      out.push({ kind: 'header', line, fields, raw });
       return;
     }
     const spans = endLine > line;
     if (item.error) {
       if (spans) {
-        yield* this.recover(item, line);
+        this.recover(item, line, out);
         return;
       }
-      yield {
+      out.push({
         kind: 'broken',
         line,
         endLine,
@@ -307,24 +312,22 @@ class Interpreter {
           item.error.code === 'CSV_QUOTE_NOT_CLOSED'
             ? 'a quote opened on this line is never closed'
             : item.error.message,
-      };
+      });
       return;
     }
     let fields = item.fields!;
     if (isBlank(fields)) {
-      yield { kind: 'blank', line, raw };
+      out.push({ kind: 'blank', line, raw });
       return;
     }
     if (spans && fields.some((f) => f.startsWith('"') && /[\r\n]/.test(f))) {
-      yield* this.recover(item, line);
+      this.recover(item, line, out);
       return;
     }
-    if (fields.length > this.columns && isBlank(fields.slice(this.columns))) {
-      fields = fields.slice(0, this.columns);
-    }
+    fields = withoutBlankExtras(fields, this.columns);
     if (fields.length !== this.columns) {
       const n = fields.length;
-      yield {
+      out.push({
         kind: 'broken',
         line,
         endLine,
@@ -332,22 +335,22 @@ class Interpreter {
         raw,
         code: 'field_count',
         message: `${n} field${n === 1 ? '' : 's'} where the header has ${this.columns}`,
-      };
+      });
       return;
     }
-    yield { kind: 'row', line, endLine, fields, raw };
+    out.push({ kind: 'row', line, endLine, fields, raw });
   }
 
   /**
    * A quote opened on `line` ran over the following lines: report that line, and read the
    * lines it swallowed again.
    */
-  private *recover(item: Item, line: number): Generator<CsvEvent> {
+  private recover(item: Item, line: number, out: CsvEvent[]): void {
     LINE_END.lastIndex = 0;
     const m = LINE_END.exec(item.raw)!;
     const first = item.raw.slice(0, m.index + m[0].length);
     const rest = item.raw.slice(m.index + m[0].length);
-    yield {
+    out.push({
       kind: 'broken',
       line,
       endLine: line,
@@ -355,11 +358,38 @@ class Interpreter {
       raw: first,
       code: 'unclosed_quote',
       message: 'a quote opened on this line is not closed properly',
-    };
+    });
     if (rest === '') return;
     this.pending = { text: rest, line: line + 1 };
-    yield* this.drain(false);
+    this.drain(false, out);
   }
+}
+
+/** Empty fields past the header's columns are dropped quietly: spreadsheets write them. */
+function withoutBlankExtras(fields: string[], columns: number): string[] {
+  return fields.length > columns && isBlank(fields.slice(columns))
+    ? fields.slice(0, columns)
+    : fields;
+}
+
+/**
+ * Splits a row's text into its fields again, as readCsv gave them. An import keeps the text
+ * of the rows it has sent rather than their fields (one string a row instead of an array
+ * of them, while the chunk is in flight), and splits it again for a row the API rejects.
+ */
+export async function rowSplitter(
+  delimiter: string,
+  columns: number,
+): Promise<(raw: string) => string[]> {
+  const { parse } = await import('csv-parse/sync');
+  return (raw) => {
+    const records = parse(raw, {
+      delimiter,
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as string[][];
+    return withoutBlankExtras(records[0] ?? [], columns);
+  };
 }
 
 function isBlank(fields: readonly string[]): boolean {

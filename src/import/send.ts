@@ -22,6 +22,8 @@ export interface ChunkRequest {
   /** The options' JSON, or undefined. */
   optionsJson: string | undefined;
   key: string;
+  /** The request body when the caller has built it already (bodyOf the same objects). */
+  body?: string | undefined;
 }
 
 export interface RowOutcome {
@@ -139,7 +141,8 @@ async function resendWithout(
   const sub = await sendChunk(
     client,
     {
-      ...req,
+      objectType: req.objectType,
+      optionsJson: req.optionsJson,
       objects: keep.map((i) => req.objects[i]!),
       key: `ws-import-${sha256(`${req.key}\nwithout ${[...rejected.keys()].join(',')}`)}`,
     },
@@ -164,7 +167,7 @@ async function sendOnce(
   const started = await importRecords(
     client,
     req.objectType,
-    bodyOf(req.objects, req.optionsJson),
+    req.body ?? bodyOf(req.objects, req.optionsJson),
     {
       idempotencyKey: req.key,
       signal: opts.signal,

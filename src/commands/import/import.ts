@@ -21,7 +21,7 @@ import {
 } from '../../import/mapping.ts';
 import { ChunkFile, FailedRowsWriter, failedFilePath } from '../../import/outputs.ts';
 import { progressLine, rate } from '../../import/progress.ts';
-import { type CsvEvent, readCsv } from '../../import/reader.ts';
+import { type CsvEvent, readCsv, rowSplitter } from '../../import/reader.ts';
 import {
   appendLedger,
   type Checkpoint,
@@ -380,6 +380,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       events: reader,
       first,
       hash,
+      splitRow: await rowSplitter(delimiter, header.fields.length),
       columns,
       typing: { arraySep: opts.arraySep, dateOrder: opts.dateOrder },
       emptyAsNull: opts.emptyAsNull,
