@@ -138,7 +138,9 @@ for (const [shell, file] of [
   ['zsh', '_ws'],
   ['fish', 'ws.fish'],
 ]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'ws.js'), 'completion', shell], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'ws.js'), 'completion', shell], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`ws completion ${shell} failed: ${r.stderr}`);
   writeFileSync(new URL(`../completions/${file}`, import.meta.url), r.stdout);
 }
