@@ -7,7 +7,7 @@ import { chunkKey, fingerprint, RunningHash } from '../../src/import/keys.ts';
 import { closest, normalise, parseMapFlag, resolveMapping } from '../../src/import/mapping.ts';
 import { csvField, failedFilePath } from '../../src/import/outputs.ts';
 import { progressLine, timeLeft } from '../../src/import/progress.ts';
-import { type CsvEvent, readCsv } from '../../src/import/reader.ts';
+import { type CsvEvent, readCsv, rowSplitter } from '../../src/import/reader.ts';
 import { type CellError, type Definition, toDate, typeCell } from '../../src/import/typing.ts';
 
 async function events(text: string, pieces = 1): Promise<CsvEvent[]> {
@@ -80,6 +80,16 @@ describe('readCsv', () => {
     const text = '\uFEFFa;b\n"1;x";2\n\n3;4';
     const es = await events(text, 4);
     assert.equal(es.map((e) => e.raw).join(''), text.slice(1));
+  });
+});
+
+describe('rowSplitter', () => {
+  it("splits a row's text into the fields the reader gave", async () => {
+    const text = 'a;b;c\r\n"x;1";"say ""hi""";\r\n"multi\r\nline";2;3;;\r\n  spaced ;é;"ü"\r\n';
+    const rows = (await events(text, 3)).filter((e) => e.kind === 'row');
+    assert.equal(rows.length, 3);
+    const split = await rowSplitter(';', 3);
+    for (const r of rows) assert.deepEqual(split(r.raw), r.fields, r.raw);
   });
 });
 
@@ -249,6 +259,11 @@ describe('chunk keys', () => {
     const at = h.at();
     h.update('1,2\n');
     assert.notEqual(at, h.at());
+    // Batched updates hash the same text as one update of it all.
+    const whole = new RunningHash();
+    whole.update(`a,b\n1,2\n${'x'.repeat(70000)}`);
+    h.update('x'.repeat(70000));
+    assert.equal(h.at(), whole.at());
     const fp = fingerprint({ b: 1, a: [1, { d: 2, c: 3 }] });
     assert.equal(fp, fingerprint({ a: [1, { c: 3, d: 2 }], b: 1 }));
     const k = chunkKey(fp, 0, at, '{}');
