@@ -149,7 +149,8 @@ export function describeDefinition(def: PropertyDefinition): string {
 export class PropertiesModel implements Slice {
   /** Team definitions by team, then object type, in creation order. */
   private teams = new Map<string, Map<string, PropertyDefinition[]>>();
-  private cache = new Map<string, Visible>();
+  /** Answers of visible() by team, object type and list id (null: the workspace). */
+  private cache = new Map<string, Map<string, Map<string | null, Visible>>>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -492,17 +493,18 @@ export class PropertiesModel implements Slice {
   }
 
   private view(teamId: string, objectType: string, listId: string | null): Visible {
-    const key = `${teamId}\0${objectType}\0${listId ?? ''}`;
-    let found = this.cache.get(key);
-    if (found === undefined) {
-      const list = [
-        ...this.defaults(objectType),
-        ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
-      ];
-      found = { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
-      this.cache.set(key, found);
-    }
-    return found;
+    const types = entry(this.cache, teamId, () => new Map());
+    return entry(
+      entry(types, objectType, () => new Map()),
+      listId,
+      () => {
+        const list = [
+          ...this.defaults(objectType),
+          ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
+        ];
+        return { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
+      },
+    );
   }
 
   /**
