@@ -183,7 +183,16 @@ export class PropertiesModel implements Slice {
     slug: string,
     listId?: string | null,
   ): PropertyDefinition | undefined {
-    return this.view(teamId, objectType, listId ?? null).bySlug.get(slug);
+    return this.visibleBySlug(teamId, objectType, listId).get(slug);
+  }
+
+  /** The visible definitions by slug. Cached; read-only. */
+  visibleBySlug(
+    teamId: string,
+    objectType: string,
+    listId?: string | null,
+  ): ReadonlyMap<string, PropertyDefinition> {
+    return this.view(teamId, objectType, listId ?? null).bySlug;
   }
 
   /** Every definition of the type: defaults, workspace-global ones and every list's own. */
@@ -203,10 +212,16 @@ export class PropertiesModel implements Slice {
    * The options of `def` shown on a list: with listId undefined all of them; with null the
    * ones that show on every list; with a list id those plus that list's own.
    */
-  optionsOn(def: PropertyDefinition, listId?: string | null): PropertyOption[] {
+  optionsOn(def: PropertyDefinition, listId?: string | null): readonly PropertyOption[] {
     const options = def.options ?? [];
     if (listId === undefined) return options;
-    return options.filter((o) => o.list_id === null || o.list_id === listId);
+    // Most options show on every list: then the definition's own array is the answer.
+    for (const option of options) {
+      if (option.list_id !== null && option.list_id !== listId) {
+        return options.filter((o) => o.list_id === null || o.list_id === listId);
+      }
+    }
+    return options;
   }
 
   /**
@@ -493,18 +508,16 @@ export class PropertiesModel implements Slice {
   }
 
   private view(teamId: string, objectType: string, listId: string | null): Visible {
+    const found = this.cache.get(teamId)?.get(objectType)?.get(listId);
+    if (found !== undefined) return found;
+    const list = [
+      ...this.defaults(objectType),
+      ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
+    ];
+    const view = { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
     const types = entry(this.cache, teamId, () => new Map());
-    return entry(
-      entry(types, objectType, () => new Map()),
-      listId,
-      () => {
-        const list = [
-          ...this.defaults(objectType),
-          ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
-        ];
-        return { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
-      },
-    );
+    entry(types, objectType, () => new Map()).set(listId, view);
+    return view;
   }
 
   /**
