@@ -95,9 +95,7 @@ export class RecordsModel implements Slice {
     const record: StoredRecord = {
       id,
       default: copyValues(input.default ?? {}),
-      lists: Object.fromEntries(
-        Object.entries(input.lists ?? {}).map(([list, values]) => [list, copyValues(values)]),
-      ),
+      lists: copyLists(input.lists ?? {}),
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -264,8 +262,16 @@ function merged(values: Values, changes: Values | undefined): Values {
 /** A copy of `values` without its nulls (a null clears: there is nothing to keep). */
 function copyValues(values: Values): Values {
   const copy: Values = {};
-  for (const [slug, value] of Object.entries(values))
+  for (const slug of Object.keys(values)) {
+    const value = values[slug];
     if (value !== null) copy[slug] = copyValue(value);
+  }
+  return copy;
+}
+
+function copyLists(lists: Record<string, Values>): Record<string, Values> {
+  const copy: Record<string, Values> = {};
+  for (const listId of Object.keys(lists)) copy[listId] = copyValues(lists[listId]!);
   return copy;
 }
 
