@@ -127,6 +127,16 @@ interface Visible {
   bySlug: ReadonlyMap<string, PropertyDefinition>;
 }
 
+/** The options of a definition shown on a list, by what findOption() matches (first wins). */
+interface OptionTable {
+  /** By slug and by id. */
+  exact: Map<string, PropertyOption>;
+  /** By display value, trimmed and lower-cased. */
+  byValue: Map<string, PropertyOption>;
+  /** By slug, lower-cased. */
+  bySlug: Map<string, PropertyOption>;
+}
+
 const NO_DEFINITIONS: readonly PropertyDefinition[] = [];
 
 export function conflict(message: string, details?: Record<string, unknown>): SandboxError {
@@ -151,6 +161,8 @@ export class PropertiesModel implements Slice {
   private teams = new Map<string, Map<string, PropertyDefinition[]>>();
   /** Answers of visible() by team, object type and list id (null: the workspace). */
   private cache = new Map<string, Map<string, Map<string | null, Visible>>>();
+  /** Option tables by definition and list id (null: the workspace), built on first use. */
+  private optionTables = new Map<PropertyDefinition, Map<string | null, OptionTable>>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -222,6 +234,32 @@ export class PropertiesModel implements Slice {
       }
     }
     return options;
+  }
+
+  /**
+   * The option a written or filtered select value names among those shown on `listId`: its
+   * slug, its id, or (when neither matches) its display value or slug compared
+   * case-insensitively.
+   */
+  findOption(
+    def: PropertyDefinition,
+    listId: string | null,
+    input: string,
+  ): PropertyOption | undefined {
+    let tables = this.optionTables.get(def);
+    if (tables === undefined) {
+      tables = new Map();
+      this.optionTables.set(def, tables);
+    }
+    let table = tables.get(listId);
+    if (table === undefined) {
+      table = optionTable(this.optionsOn(def, listId));
+      tables.set(listId, table);
+    }
+    const exact = table.exact.get(input);
+    if (exact !== undefined) return exact;
+    const folded = input.trim().toLowerCase();
+    return table.byValue.get(folded) ?? table.bySlug.get(folded);
   }
 
   /**
@@ -491,6 +529,7 @@ export class PropertiesModel implements Slice {
     }
     this.teams = teams;
     this.cache.clear();
+    this.optionTables.clear();
   }
 
   // ---------------------------------------------------------------- internals
@@ -590,11 +629,27 @@ export class PropertiesModel implements Slice {
 
   private changed(notify = true): void {
     this.cache.clear();
+    this.optionTables.clear();
     if (notify) this.ctx.changed();
   }
 }
 
 /** The value of `key` in `map`, set to make() first when missing. */
+function optionTable(options: readonly PropertyOption[]): OptionTable {
+  const table: OptionTable = { exact: new Map(), byValue: new Map(), bySlug: new Map() };
+  for (const option of options) {
+    setFirst(table.exact, option.slug, option);
+    setFirst(table.exact, option.id, option);
+    if (option.value !== null) setFirst(table.byValue, option.value.trim().toLowerCase(), option);
+    setFirst(table.bySlug, option.slug.toLowerCase(), option);
+  }
+  return table;
+}
+
+function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key)) map.set(key, value);
+}
+
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) {

@@ -70,14 +70,7 @@ export function findOption(
   def: PropertyDefinition,
   input: string,
 ): PropertyOption | undefined {
-  const options = optionsIn(scope, def);
-  const exact = options.find((o) => o.slug === input || o.id === input);
-  if (exact !== undefined) return exact;
-  const folded = input.trim().toLowerCase();
-  return (
-    options.find((o) => o.value !== null && o.value.trim().toLowerCase() === folded) ??
-    options.find((o) => o.slug.toLowerCase() === folded)
-  );
+  return propertiesOf(scope.store).findOption(def, scope.listId, input);
 }
 
 /** `lead, qualified, won`: the option slugs, for messages. */
