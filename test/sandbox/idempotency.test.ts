@@ -200,4 +200,30 @@ describe('canonical body hash', () => {
     assert.notEqual(fingerprint(undefined), fingerprint(null));
     assert.notEqual(fingerprint({ x: 1 }), fingerprint({ x: '1' }));
   });
+
+  test('writes the same text for bodies of few keys and of many distinct keys', () => {
+    // Keys sorted at every level, key by key: what canonicalJson must write.
+    const expected = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map((v) => expected(v ?? null)).join(',')}]`;
+      if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+      const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+      entries.sort(([a], [b]) => (a < b ? -1 : 1));
+      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${expected(v)}`).join(',')}}`;
+    };
+    const row = (i: number) => ({
+      default: { name: `n${i}`, email: undefined, score: i, '10': true, '2': [3, undefined] },
+      list: { [`k${i}`]: { z: null, a: 'x"y\u00e9' } },
+    });
+    const few = { objects: [row(1), row(2)], options: { dedupe_by: 'email' } };
+    const many = { objects: Array.from({ length: 300 }, (_, i) => row(i)) };
+    for (const body of [few, many]) {
+      assert.equal(canonicalJson(body), expected(body));
+    }
+    assert.match(
+      canonicalJson(few),
+      /^\{"objects":\[\{"default":\{"10":true,"2":\[3,null\],"name"/,
+    );
+    assert.equal(canonicalJson(undefined), 'null');
+    assert.equal(canonicalJson([undefined, 'a']), '[null,"a"]');
+  });
 });

@@ -407,6 +407,39 @@ describe('dedupe_by', () => {
     assert.equal(count(sandbox), 1000);
   });
 
+  test('consecutive imports see records written between them by others', async (t) => {
+    const sandbox = await start(t);
+    const records = recordsOf(sandbox.store);
+    const options = { dedupe_by: 'email' };
+    const first = await importRows(sandbox, contacts(150), options);
+    const before = await poll(sandbox, first.headers['location']!);
+    // Written outside the imports: a new record with a key; the record of p0 deleted.
+    const other = records.create('contact', { default: { email: 'other@x.example' } });
+    records.softDelete('contact', before.job.results[0].id);
+    const rows = [
+      { default: { email: 'other@x.example', name: 'Other' } },
+      { default: { email: 'p0@x.example', name: 'Again' } },
+      ...contacts(100, 1),
+    ];
+    const second = await importRows(sandbox, rows, options);
+    const { job } = await poll(sandbox, second.headers['location']!);
+    assert.deepEqual(
+      job.results
+        .slice(0, 3)
+        .map((r: Record<string, unknown>) => [r.id === other.id, r.created, r.existing]),
+      [
+        [true, false, true],
+        [false, true, false],
+        [false, false, true],
+      ],
+    );
+    // A synchronous import right after: matches what the asynchronous one created.
+    const third = await importRows(sandbox, [{ default: { email: 'p0@x.example' } }], options);
+    assert.equal(third.body.results[0].id, job.results[1].id);
+    assert.equal(third.body.results[0].existing, true);
+    assert.equal(count(sandbox), 151);
+  });
+
   test('with list_id: records join the list, and the list’s own properties go to the list', async (t) => {
     const sandbox = await start(t);
     const list = crypto.randomUUID();

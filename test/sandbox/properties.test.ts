@@ -945,6 +945,31 @@ describe('properties: options', () => {
     );
   });
 
+  test('record writes name options as they are now: after a rename, an addition, a removal', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const http = api(sandbox);
+    const def = await tier(sandbox);
+    const [gold, silver] = def.options!;
+    const write = async (tier: string) => {
+      const answer = await http.post('deal', { default: { name: 'D', tier } });
+      return answer.status === 201 ? answer.body.default.tier : answer.body.error.errors[0].code;
+    };
+    assert.deepEqual(
+      [await write('gold'), await write(silver!.id), await write(' GOLD '), await write('Silver')],
+      ['gold', 'silver', 'gold', 'silver'],
+    );
+    await http.patch(`deal/properties/${def.id}/options/${silver!.id}`, {
+      type: 'select_str',
+      value: 'Platinum',
+    });
+    await http.post(`deal/properties/${def.id}/options`, { type: 'select_str', value: 'Bronze' });
+    await http.delete(`deal/properties/${def.id}/options/${gold!.id}`);
+    assert.deepEqual(
+      [await write('platinum'), await write('Bronze'), await write('Gold'), await write('silver')],
+      ['silver', 'bronze', 'unknown_option', 'silver'],
+    );
+  });
+
   test('delete: 204, then gone; an unknown option is 404', async (t) => {
     const sandbox = await sandboxFor(t);
     const http = api(sandbox);

@@ -53,6 +53,7 @@ function importNow(
 ): ImportJobView {
   const importer = new RowImporter(ctx.store, teamId, type, options);
   const { results, error } = importRange(importer, objects, 0, objects.length);
+  importer.finish();
   return finishedView(objects.length, results, error, ctx.store.clock.iso());
 }
 

@@ -5,7 +5,10 @@
 // With `dedupe_by`, rows are matched against an index of the records' values of that property,
 // built once per importer (per job), so the cost of a row never grows with the number of
 // records. Records created by earlier rows go into the index, so a file that names the same
-// key twice creates one record and patches it.
+// key twice creates one record and patches it. An importer that ends hands its index on to
+// the next importer of the same property, as long as no other write happened in between (the
+// records' generation says so): the chunks of one large import then read every record once,
+// not once per chunk.
 
 import { SandboxError } from '../../errors.ts';
 import { canonicalJson } from '../../idempotency.ts';
@@ -25,6 +28,15 @@ import type { ImportError, ImportOptions, ImportRow, RowResult } from './model.t
 /** How many matching record ids a dedupe_conflict message names. */
 const IDS_SHOWN = 3;
 
+/** A dedupe index: key → ids of the active records with that value, in creation order. */
+type DedupeIndex = Map<string, string[]>;
+
+/** Indexes of importers that ended, by indexKey(), with the generation they are exact at. */
+const handedOn = new WeakMap<
+  RecordsModel,
+  Map<string, { generation: number; index: DedupeIndex }>
+>();
+
 export class RowImporter {
   private readonly records: RecordsModel;
   private readonly type: ObjectType;
@@ -35,8 +47,10 @@ export class RowImporter {
   private readonly caseInsensitive: boolean;
   /** The job-level problem that stops every row, if any. */
   readonly problem: ImportError | undefined;
-  /** Dedupe key → ids of the active records with that value; built on first use. */
-  private index: Map<string, string[]> | undefined;
+  /** Built (or taken over) on first use. */
+  private index: DedupeIndex | undefined;
+  /** The records' generation at which `index` holds every record; undefined once unknown. */
+  private exactAt: number | undefined;
 
   constructor(store: Store, teamId: string, type: ObjectType, options: ImportOptions) {
     this.records = recordsOf(store);
@@ -72,10 +86,12 @@ export class RowImporter {
       return failed(index, match?.id ?? null, match !== undefined, rowError(err));
     }
 
+    const generation = this.records.generation;
     if (match !== undefined) {
       this.keepKeyValue(changes);
       const before = match.version;
       const record = this.records.update(this.type, match.id, changes);
+      this.wrote(generation);
       const updated = record.version !== before;
       return { id: record.id, created: false, existing: true, updated, input_index: index };
     }
@@ -83,8 +99,38 @@ export class RowImporter {
       default: changes.default ?? {},
       lists: memberships(changes.lists),
     });
+    this.wrote(generation);
     if (key !== undefined) this.remember(key, record.id);
     return { id: record.id, created: true, existing: false, updated: false, input_index: index };
+  }
+
+  /**
+   * The importer is done: its dedupe index goes to the next importer of the same property,
+   * if it still holds every record (no one else wrote since it was built).
+   */
+  finish(): void {
+    if (this.index === undefined || this.exactAt !== this.records.generation) return;
+    let indexes = handedOn.get(this.records);
+    if (indexes === undefined) {
+      indexes = new Map();
+      handedOn.set(this.records, indexes);
+    }
+    indexes.set(this.indexKey(), { generation: this.exactAt, index: this.index });
+    this.index = undefined;
+  }
+
+  /**
+   * After this importer's own write, which found the records at `generation`: the index is
+   * still exact if it was then (a created record is remembered; a matched one keeps its key).
+   */
+  private wrote(generation: number): void {
+    this.exactAt = this.exactAt === generation ? this.records.generation : undefined;
+  }
+
+  /** What the index depends on besides the records: type, property scope and slug, case. */
+  private indexKey(): string {
+    const def = this.dedupe!;
+    return JSON.stringify([this.type, def.list_id, def.slug, this.caseInsensitive]);
   }
 
   /**
@@ -150,8 +196,18 @@ export class RowImporter {
     return found;
   }
 
-  private buildIndex(): Map<string, string[]> {
+  private buildIndex(): DedupeIndex {
     if (this.index !== undefined) return this.index;
+    const generation = this.records.generation;
+    this.exactAt = generation;
+    // Taken over from the importer before, when no record changed since it finished.
+    const indexes = handedOn.get(this.records);
+    const handed = indexes?.get(this.indexKey());
+    indexes?.delete(this.indexKey());
+    if (handed !== undefined && handed.generation === generation) {
+      this.index = handed.index;
+      return this.index;
+    }
     const def = this.dedupe!;
     this.index = new Map();
     for (const record of this.records.records(this.type)) {

@@ -82,6 +82,7 @@ export class ImportRunner {
     const { results, error } = importRange(importer, input.objects, job.processed, end);
     model.recordRows(job, results);
     if (error !== undefined) model.fail(job, error);
+    if (job.status !== 'processing') importer.finish();
     return results.length;
   }
 }

@@ -127,6 +127,16 @@ interface Visible {
   bySlug: ReadonlyMap<string, PropertyDefinition>;
 }
 
+/** The options of a definition shown on a list, by what findOption() matches (first wins). */
+interface OptionTable {
+  /** By slug and by id. */
+  exact: Map<string, PropertyOption>;
+  /** By display value, trimmed and lower-cased. */
+  byValue: Map<string, PropertyOption>;
+  /** By slug, lower-cased. */
+  bySlug: Map<string, PropertyOption>;
+}
+
 const NO_DEFINITIONS: readonly PropertyDefinition[] = [];
 
 export function conflict(message: string, details?: Record<string, unknown>): SandboxError {
@@ -149,7 +159,10 @@ export function describeDefinition(def: PropertyDefinition): string {
 export class PropertiesModel implements Slice {
   /** Team definitions by team, then object type, in creation order. */
   private teams = new Map<string, Map<string, PropertyDefinition[]>>();
-  private cache = new Map<string, Visible>();
+  /** Answers of visible() by team, object type and list id (null: the workspace). */
+  private cache = new Map<string, Map<string, Map<string | null, Visible>>>();
+  /** Option tables by definition and list id (null: the workspace), built on first use. */
+  private optionTables = new Map<PropertyDefinition, Map<string | null, OptionTable>>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -182,7 +195,16 @@ export class PropertiesModel implements Slice {
     slug: string,
     listId?: string | null,
   ): PropertyDefinition | undefined {
-    return this.view(teamId, objectType, listId ?? null).bySlug.get(slug);
+    return this.visibleBySlug(teamId, objectType, listId).get(slug);
+  }
+
+  /** The visible definitions by slug. Cached; read-only. */
+  visibleBySlug(
+    teamId: string,
+    objectType: string,
+    listId?: string | null,
+  ): ReadonlyMap<string, PropertyDefinition> {
+    return this.view(teamId, objectType, listId ?? null).bySlug;
   }
 
   /** Every definition of the type: defaults, workspace-global ones and every list's own. */
@@ -202,10 +224,42 @@ export class PropertiesModel implements Slice {
    * The options of `def` shown on a list: with listId undefined all of them; with null the
    * ones that show on every list; with a list id those plus that list's own.
    */
-  optionsOn(def: PropertyDefinition, listId?: string | null): PropertyOption[] {
+  optionsOn(def: PropertyDefinition, listId?: string | null): readonly PropertyOption[] {
     const options = def.options ?? [];
     if (listId === undefined) return options;
-    return options.filter((o) => o.list_id === null || o.list_id === listId);
+    // Most options show on every list: then the definition's own array is the answer.
+    for (const option of options) {
+      if (option.list_id !== null && option.list_id !== listId) {
+        return options.filter((o) => o.list_id === null || o.list_id === listId);
+      }
+    }
+    return options;
+  }
+
+  /**
+   * The option a written or filtered select value names among those shown on `listId`: its
+   * slug, its id, or (when neither matches) its display value or slug compared
+   * case-insensitively.
+   */
+  findOption(
+    def: PropertyDefinition,
+    listId: string | null,
+    input: string,
+  ): PropertyOption | undefined {
+    let tables = this.optionTables.get(def);
+    if (tables === undefined) {
+      tables = new Map();
+      this.optionTables.set(def, tables);
+    }
+    let table = tables.get(listId);
+    if (table === undefined) {
+      table = optionTable(this.optionsOn(def, listId));
+      tables.set(listId, table);
+    }
+    const exact = table.exact.get(input);
+    if (exact !== undefined) return exact;
+    const folded = input.trim().toLowerCase();
+    return table.byValue.get(folded) ?? table.bySlug.get(folded);
   }
 
   /**
@@ -475,6 +529,7 @@ export class PropertiesModel implements Slice {
     }
     this.teams = teams;
     this.cache.clear();
+    this.optionTables.clear();
   }
 
   // ---------------------------------------------------------------- internals
@@ -492,17 +547,16 @@ export class PropertiesModel implements Slice {
   }
 
   private view(teamId: string, objectType: string, listId: string | null): Visible {
-    const key = `${teamId}\0${objectType}\0${listId ?? ''}`;
-    let found = this.cache.get(key);
-    if (found === undefined) {
-      const list = [
-        ...this.defaults(objectType),
-        ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
-      ];
-      found = { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
-      this.cache.set(key, found);
-    }
-    return found;
+    const found = this.cache.get(teamId)?.get(objectType)?.get(listId);
+    if (found !== undefined) return found;
+    const list = [
+      ...this.defaults(objectType),
+      ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
+    ];
+    const view = { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
+    const types = entry(this.cache, teamId, () => new Map());
+    entry(types, objectType, () => new Map()).set(listId, view);
+    return view;
   }
 
   /**
@@ -575,11 +629,27 @@ export class PropertiesModel implements Slice {
 
   private changed(notify = true): void {
     this.cache.clear();
+    this.optionTables.clear();
     if (notify) this.ctx.changed();
   }
 }
 
 /** The value of `key` in `map`, set to make() first when missing. */
+function optionTable(options: readonly PropertyOption[]): OptionTable {
+  const table: OptionTable = { exact: new Map(), byValue: new Map(), bySlug: new Map() };
+  for (const option of options) {
+    setFirst(table.exact, option.slug, option);
+    setFirst(table.exact, option.id, option);
+    if (option.value !== null) setFirst(table.byValue, option.value.trim().toLowerCase(), option);
+    setFirst(table.bySlug, option.slug.toLowerCase(), option);
+  }
+  return table;
+}
+
+function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (!map.has(key)) map.set(key, value);
+}
+
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) {

@@ -94,13 +94,8 @@ export class RecordsModel implements Slice {
     const at = input.at ?? this.ctx.clock.iso();
     const record: StoredRecord = {
       id,
-      default: withoutNulls(structuredClone(input.default ?? {})),
-      lists: Object.fromEntries(
-        Object.entries(structuredClone(input.lists ?? {})).map(([list, values]) => [
-          list,
-          withoutNulls(values),
-        ]),
-      ),
+      default: copyValues(input.default ?? {}),
+      lists: copyLists(input.lists ?? {}),
       created_at: at,
       updated_at: at,
       deleted_at: null,
@@ -259,14 +254,30 @@ function merged(values: Values, changes: Values | undefined): Values {
   const next: Values = { ...values };
   for (const [slug, value] of Object.entries(changes ?? {})) {
     if (value === null) delete next[slug];
-    else next[slug] = structuredClone(value);
+    else next[slug] = copyValue(value);
   }
   return next;
 }
 
-function withoutNulls(values: Values): Values {
-  for (const [slug, value] of Object.entries(values)) if (value === null) delete values[slug];
-  return values;
+/** A copy of `values` without its nulls (a null clears: there is nothing to keep). */
+function copyValues(values: Values): Values {
+  const copy: Values = {};
+  for (const slug of Object.keys(values)) {
+    const value = values[slug];
+    if (value !== null) copy[slug] = copyValue(value);
+  }
+  return copy;
+}
+
+function copyLists(lists: Record<string, Values>): Record<string, Values> {
+  const copy: Record<string, Values> = {};
+  for (const listId of Object.keys(lists)) copy[listId] = copyValues(lists[listId]!);
+  return copy;
+}
+
+/** A value the model keeps: arrays and objects are copied, so the writer cannot change them. */
+function copyValue(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
 function adjust(table: Table, record: StoredRecord, delta: 1 | -1): void {

@@ -28,6 +28,11 @@ export function definitionIn(scope: Scope, slug: string): PropertyDefinition | u
   return propertiesOf(scope.store).bySlug(scope.teamId, scope.type, slug, scope.listId);
 }
 
+/** The definitions visible in a scope by slug (the properties model's cached map). */
+export function definitionsBySlug(scope: Scope): ReadonlyMap<string, PropertyDefinition> {
+  return propertiesOf(scope.store).visibleBySlug(scope.teamId, scope.type, scope.listId);
+}
+
 /** The workspace scope of another object type of the same team. */
 export function scopeOf(scope: Scope, type: ObjectType): Scope {
   return { store: scope.store, teamId: scope.teamId, type, listId: null };
@@ -52,7 +57,7 @@ export function referenceTarget(def: PropertyDefinition): ObjectType | undefined
 }
 
 /** The options a value of `def` may name in a scope (all, or those shown on the list). */
-export function optionsIn(scope: Scope, def: PropertyDefinition): PropertyOption[] {
+export function optionsIn(scope: Scope, def: PropertyDefinition): readonly PropertyOption[] {
   return propertiesOf(scope.store).optionsOn(def, scope.listId);
 }
 
@@ -65,14 +70,7 @@ export function findOption(
   def: PropertyDefinition,
   input: string,
 ): PropertyOption | undefined {
-  const options = optionsIn(scope, def);
-  const exact = options.find((o) => o.slug === input || o.id === input);
-  if (exact !== undefined) return exact;
-  const folded = input.trim().toLowerCase();
-  return (
-    options.find((o) => o.value !== null && o.value.trim().toLowerCase() === folded) ??
-    options.find((o) => o.slug.toLowerCase() === folded)
-  );
+  return propertiesOf(scope.store).findOption(def, scope.listId, input);
 }
 
 /** `lead, qualified, won`: the option slugs, for messages. */

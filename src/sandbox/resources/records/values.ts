@@ -11,7 +11,7 @@ import { type FieldError, invalidRequest, SandboxError } from '../../errors.ts';
 import { isPlainObject } from '../../store.ts';
 import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
-  definitionIn,
+  definitionsBySlug,
   definitionsIn,
   findOption,
   isMultiValued,
@@ -111,11 +111,16 @@ function checkValues(
   problems: Problem[],
 ): Values {
   const out: Values = {};
-  for (const [slug, raw] of Object.entries(values)) {
-    const field = `${at}.${slug}`;
-    const def = definitionIn(scope, slug);
+  const definitions = definitionsBySlug(scope);
+  for (const slug of Object.keys(values)) {
+    const raw = values[slug];
+    const def = definitions.get(slug);
     if (def === undefined || (scope.listId !== null && def.list_id !== scope.listId)) {
-      problems.push({ field, code: 'unknown_property', message: unknownMessage(scope, slug, def) });
+      problems.push({
+        field: `${at}.${slug}`,
+        code: 'unknown_property',
+        message: unknownMessage(scope, slug, def),
+      });
       continue;
     }
     if (raw === null) {
@@ -123,7 +128,7 @@ function checkValues(
       continue;
     }
     const result = normaliseValue(scope, def, raw);
-    if ('problem' in result) problems.push({ field, ...result.problem });
+    if ('problem' in result) problems.push({ field: `${at}.${slug}`, ...result.problem });
     else out[slug] = result.value;
   }
   return out;
@@ -271,35 +276,40 @@ function checkRequired(
   current: Readonly<StoredRecord> | undefined,
   problems: Problem[],
 ): void {
-  const check = (
-    listScope: Scope,
-    values: Values | undefined,
-    before: Values | undefined,
-    at: string,
-  ) => {
-    for (const def of definitionsIn(listScope)) {
-      if (!def.required || def.list_id !== listScope.listId) continue;
-      const given = values !== undefined && Object.hasOwn(values, def.slug);
-      const clears = given && isEmptyValue(values[def.slug]);
-      const missing = before === undefined && !given;
-      if (!(clears || missing)) continue;
-      if (problems.some((p) => p.field === `${at}.${def.slug}`)) continue;
-      problems.push({
-        field: `${at}.${def.slug}`,
-        code: 'required',
-        message:
-          before === undefined
-            ? `${def.slug} is required: give it a non-empty value`
-            : `${def.slug} is required and cannot be cleared`,
-        required: true,
-      });
-    }
-  };
-  check(scope, changes.default, mode === 'patch' ? (current?.default ?? {}) : undefined, 'default');
-  for (const [listId, values] of Object.entries(changes.lists ?? {})) {
+  const defaultBefore = mode === 'patch' ? (current?.default ?? {}) : undefined;
+  checkRequiredIn(scope, changes.default, defaultBefore, 'default', problems);
+  if (changes.lists === undefined) return;
+  for (const [listId, values] of Object.entries(changes.lists)) {
     if (values === null) continue;
     const before = mode === 'patch' ? current?.lists[listId] : undefined;
-    check({ ...scope, listId }, values, before, `list.${listId}`);
+    checkRequiredIn({ ...scope, listId }, values, before, `list.${listId}`, problems);
+  }
+}
+
+/** The required rule in one scope: `values` written at `at`, over `before` (create: none). */
+function checkRequiredIn(
+  scope: Scope,
+  values: Values | undefined,
+  before: Values | undefined,
+  at: string,
+  problems: Problem[],
+): void {
+  for (const def of definitionsIn(scope)) {
+    if (!def.required || def.list_id !== scope.listId) continue;
+    const given = values !== undefined && Object.hasOwn(values, def.slug);
+    const clears = given && isEmptyValue(values[def.slug]);
+    const missing = before === undefined && !given;
+    if (!(clears || missing)) continue;
+    if (problems.some((p) => p.field === `${at}.${def.slug}`)) continue;
+    problems.push({
+      field: `${at}.${def.slug}`,
+      code: 'required',
+      message:
+        before === undefined
+          ? `${def.slug} is required: give it a non-empty value`
+          : `${def.slug} is required and cannot be cleared`,
+      required: true,
+    });
   }
 }
 
