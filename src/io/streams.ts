@@ -8,10 +8,11 @@ export type Env = Record<string, string | undefined>;
 export interface IOStreamsInit {
   stdout: Writable;
   stderr: Writable;
-  stdin: Readable;
+  /** Or a function giving it when first used (opening process.stdin costs start-up time). */
+  stdin: Readable | (() => Readable);
   isStdoutTTY: boolean;
   isStderrTTY: boolean;
-  isStdinTTY: boolean;
+  isStdinTTY: boolean | (() => boolean);
   env: Env;
   columns?: number;
 }
@@ -55,10 +56,8 @@ export function colorLevel(env: Env, isTTY: boolean, flagOff: boolean): 0 | 1 | 
 export class IOStreams {
   readonly stdout: Writable;
   readonly stderr: Writable;
-  readonly stdin: Readable;
   readonly isStdoutTTY: boolean;
   readonly isStderrTTY: boolean;
-  readonly isStdinTTY: boolean;
   readonly env: Env;
   readonly columns: number;
   quiet = false;
@@ -69,18 +68,30 @@ export class IOStreams {
   out: ChalkInstance;
   err: ChalkInstance;
   private colorOff = false;
+  private stdinOf: Readable | (() => Readable);
+  private stdinTTYOf: boolean | (() => boolean);
 
   constructor(init: IOStreamsInit) {
     this.stdout = init.stdout;
     this.stderr = init.stderr;
-    this.stdin = init.stdin;
+    this.stdinOf = init.stdin;
     this.isStdoutTTY = init.isStdoutTTY;
     this.isStderrTTY = init.isStderrTTY;
-    this.isStdinTTY = init.isStdinTTY;
+    this.stdinTTYOf = init.isStdinTTY;
     this.env = init.env;
     this.columns = init.columns ?? 100;
     this.out = new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, false) });
     this.err = new Chalk({ level: colorLevel(this.env, this.isStderrTTY, false) });
+  }
+
+  get stdin(): Readable {
+    if (typeof this.stdinOf === 'function') this.stdinOf = this.stdinOf();
+    return this.stdinOf;
+  }
+
+  get isStdinTTY(): boolean {
+    if (typeof this.stdinTTYOf === 'function') this.stdinTTYOf = this.stdinTTYOf();
+    return this.stdinTTYOf;
   }
 
   /** Apply the global flags once they are parsed. */
@@ -198,10 +209,10 @@ export function systemIO(env: Env = process.env): IOStreams {
   return new IOStreams({
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    stdin: () => process.stdin,
     isStdoutTTY: process.stdout.isTTY === true,
     isStderrTTY: process.stderr.isTTY === true,
-    isStdinTTY: process.stdin.isTTY === true,
+    isStdinTTY: () => process.stdin.isTTY === true,
     env,
     columns: process.stdout.columns,
   });
