@@ -99,6 +99,27 @@ interface Chunk {
 }
 
 const MAX_ERRORS_SHOWN = 10;
+/** Distinct texts of a column whose typing is remembered (see ImportEngine.typed). */
+const TYPED_PER_COLUMN = 1024;
+
+interface ActiveColumn {
+  index: number;
+  def: Definition;
+  header: string;
+  /** `"slug":` */
+  key: string;
+  /** Taken as it is (no typing). */
+  text: boolean;
+  required: boolean;
+  typed: Map<string, TypedCell>;
+}
+
+/** A typed cell: its JSON, whether it counts as no value (null, []), or why it is refused. */
+interface TypedCell {
+  json: string;
+  empty: boolean;
+  error: CellError | undefined;
+}
 const CHECKPOINT_EVERY_MS = 1000;
 
 export class ImportEngine {
@@ -108,14 +129,7 @@ export class ImportEngine {
   private pending = 0;
   private readonly firstErrors: FailedRow[] = [];
   /** The mapped columns: where the cell is, its property, and the key written for it. */
-  private readonly active: {
-    index: number;
-    def: Definition;
-    header: string;
-    key: string;
-    text: boolean;
-    required: boolean;
-  }[];
+  private readonly active: ActiveColumn[];
   private readonly startChunk: number;
   private inFlight = 0;
   private nextFlush: number;
@@ -143,6 +157,7 @@ export class ImportEngine {
         key: `${JSON.stringify(c.def.slug)}:`,
         text: kindOf(c.def.type) === 'text',
         required: c.def.required === true,
+        typed: new Map(),
       }));
     this.startChunk = o.resume?.next_chunk ?? 0;
     this.nextFlush = this.startChunk;
@@ -180,18 +195,11 @@ export class ImportEngine {
       } else if (c.text) {
         value = jsonString(text);
       } else {
-        let typed: unknown;
-        try {
-          typed = typeCell(c.def, text, this.o.typing);
-        } catch (err) {
-          if (err instanceof CellError) {
-            return { code: err.code, message: `${c.header}: ${err.message}` };
-          }
-          throw err;
-        }
-        if (c.required && (typed === null || (Array.isArray(typed) && typed.length === 0)))
-          missing = true;
-        value = typeof typed === 'string' ? jsonString(typed) : JSON.stringify(typed);
+        const typed = this.typed(c, text);
+        if (typed.error)
+          return { code: typed.error.code, message: `${c.header}: ${typed.error.message}` };
+        if (c.required && typed.empty) missing = true;
+        value = typed.json;
       }
       parts.push(parts.length === 1 ? c.key + value : `,${c.key}${value}`);
     }
@@ -202,16 +210,37 @@ export class ImportEngine {
     return parts.join('');
   }
 
+  /**
+   * A non-text cell typed as JSON, or its error. Columns other than text ones repeat their
+   * values (select options, booleans, small numbers, dates): the outcome of each distinct
+   * text is kept, up to TYPED_PER_COLUMN of them per column.
+   */
+  private typed(c: ActiveColumn, text: string): TypedCell {
+    const known = c.typed.get(text);
+    if (known) return known;
+    let cell: TypedCell;
+    try {
+      const value = typeCell(c.def, text, this.o.typing);
+      cell = {
+        json: typeof value === 'string' ? jsonString(value) : JSON.stringify(value),
+        empty: value === null || (Array.isArray(value) && value.length === 0),
+        error: undefined,
+      };
+    } catch (err) {
+      if (!(err instanceof CellError)) throw err;
+      cell = { json: '', empty: false, error: err };
+    }
+    if (c.typed.size < TYPED_PER_COLUMN) c.typed.set(text, cell);
+    return cell;
+  }
+
   /** The first required property a row leaves without a value (blank, null or []). */
   private missingRequired(fields: readonly string[]): { code: string; message: string } {
     for (const c of this.active) {
       if (!c.required) continue;
       const text = fields[c.index] ?? '';
       let empty = text.trim() === '';
-      if (!empty && !c.text) {
-        const typed = typeCell(c.def, text, this.o.typing);
-        empty = typed === null || (Array.isArray(typed) && typed.length === 0);
-      }
+      if (!empty && !c.text) empty = this.typed(c, text).empty;
       if (empty) {
         return {
           code: 'required_missing',
