@@ -52,7 +52,8 @@ export interface EngineOptions {
   strict: boolean;
   dryRun: boolean;
   wait: boolean;
-  fingerprint: string;
+  /** Options and definitions, for the chunks' idempotency keys (see keys.ts). */
+  keyFingerprint: string;
   /** Line of the first row after the header. */
   firstLine: number;
   /** The first Ctrl-C. */
@@ -409,7 +410,7 @@ export class ImportEngine {
         objectType: o.objectType,
         objects: chunk.objects,
         optionsJson,
-        key: chunkKey(o.fingerprint, chunk.index, chunk.prefixHash, body),
+        key: chunkKey(o.keyFingerprint, chunk.index, chunk.prefixHash),
         body,
       },
       {

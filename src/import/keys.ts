@@ -1,11 +1,13 @@
 // Idempotency keys of import chunks, and the fingerprints they are made of.
 //
 // The key of chunk N is a hash of: the options fingerprint (object type, column mapping,
-// API options, typing options, chunk size), N, the hash of the file's content from its
-// first byte to the end of chunk N, and the hash of the chunk's request body. Running the
-// same command on the same file again sends the same keys, so the API replays its first
-// answers instead of creating the rows twice (within the 24 hours the API keeps them;
-// past that, --dedupe-by is what prevents duplicates).
+// API options, typing options, chunk size), the property definitions the rows are typed
+// with, N, and the hash of the file's content from its first byte to the end of chunk N.
+// Those decide the chunk's request body, byte for byte, so the body itself need not be
+// hashed. Running the same command on the same file again sends the same keys, so the API
+// replays its first answers instead of creating the rows twice (within the 24 hours the
+// API keeps them; past that, --dedupe-by is what prevents duplicates); a changed definition
+// (an option renamed, a type changed) gives new keys, since the bodies may differ.
 import { createHash, type Hash } from 'node:crypto';
 
 export function sha256(text: string): string {
@@ -53,11 +55,6 @@ export class RunningHash {
   }
 }
 
-export function chunkKey(
-  optionsFingerprint: string,
-  index: number,
-  prefixHash: string,
-  body: string,
-): string {
-  return `ws-import-${sha256(`${optionsFingerprint}\n${index}\n${prefixHash}\n${sha256(body)}`)}`;
+export function chunkKey(keyFingerprint: string, index: number, prefixHash: string): string {
+  return `ws-import-${sha256(`${keyFingerprint}\n${index}\n${prefixHash}`)}`;
 }

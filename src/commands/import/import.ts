@@ -390,7 +390,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       strict: opts.strict,
       dryRun: opts.dryRun,
       wait: opts.wait,
-      fingerprint: fp,
+      keyFingerprint: fingerprint({ options: fp, typing: columns.map((c) => typingOf(c.def)) }),
       firstLine: header.line + 1,
       stop: deps.signal,
       requestSignal: requests.signal,
@@ -603,4 +603,18 @@ function printSummary(opts: ImportOpts, deps: Deps, s: ImportSummary, r: EngineR
       lines.push(e.dim(`  … and ${n(s.failed - r.firstErrors.length)} more`));
   }
   io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * What of a definition decides how cells type (the chunks' bodies, so their keys): not its
+ * name, description or timestamps.
+ */
+function typingOf(def: ColumnPlan['def']): unknown {
+  if (!def) return null;
+  return {
+    slug: def.slug,
+    type: def.type,
+    required: def.required === true,
+    options: (def.options ?? []).map((o) => [o.id, o.slug, o.value ?? null]),
+  };
 }
