@@ -157,14 +157,15 @@ interface Shape {
 
 function measure(value: unknown, shape: Shape): void {
   if (Array.isArray(value)) {
-    for (const item of value) measure(item, shape);
+    for (const item of value) if (typeof item === 'object' && item !== null) measure(item, shape);
   } else if (isPlainObject(value)) {
     const keys = Object.keys(value);
     shape.objects++;
     shape.properties += keys.length;
     for (const key of keys) {
       shape.keys.add(key);
-      measure(value[key], shape);
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) measure(item, shape);
     }
   }
 }

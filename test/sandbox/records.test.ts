@@ -133,6 +133,29 @@ describe('RecordsModel', () => {
     assert.deepEqual(record.default, { tags: ['a'] });
   });
 
+  test('the copy keeps every value but nulls; objects are cloned; the caller may change its own', () => {
+    const records = recordsOf(new Store());
+    const values: Record<string, unknown> = { name: 'a', gone: null, meta: { n: 1 }, score: 2 };
+    const record = records.create('contact', { default: values });
+    values['name'] = 'b';
+    (values['meta'] as { n: number }).n = 9;
+    assert.deepEqual(record.default, { name: 'a', meta: { n: 1 }, score: 2 });
+    assert.notEqual(record.default, values);
+  });
+
+  test('records in no list: joining a list changes that record only', () => {
+    const records = recordsOf(new Store());
+    const first = records.create('deal', { default: { name: 'a' } });
+    const second = records.create('deal', { default: { name: 'b' } });
+    records.update('deal', first.id, { lists: { l1: { stage: 'won' } } });
+    assert.deepEqual(first.lists, { l1: { stage: 'won' } });
+    assert.deepEqual(second.lists, {});
+    const copy = records.create('deal', { default: second.default, lists: second.lists });
+    records.update('deal', copy.id, { lists: { l2: {} } });
+    assert.deepEqual(second.lists, {});
+    assert.equal(records.count('deal', { listId: 'l2' }), 1);
+  });
+
   test('toJSON and load round-trip, with counts rebuilt', () => {
     const store = new Store();
     const records = recordsOf(store);

@@ -28,6 +28,9 @@ import type { ImportError, ImportOptions, ImportRow, RowResult } from './model.t
 /** How many matching record ids a dedupe_conflict message names. */
 const IDS_SHOWN = 3;
 
+/** The matches of a row without a dedupe key. */
+const NO_MATCHES: readonly Readonly<StoredRecord>[] = [];
+
 /** A dedupe index: key → ids of the active records with that value, in creation order. */
 type DedupeIndex = Map<string, string[]>;
 
@@ -70,7 +73,7 @@ export class RowImporter {
   importRow(row: ImportRow, index: number): RowResult {
     const input = this.place(row);
     const key = this.keyOf(input);
-    const matches = key === undefined ? [] : this.lookup(key);
+    const matches = key === undefined ? NO_MATCHES : this.lookup(key);
     if (matches.length > 1) {
       return failed(index, null, false, {
         code: 'dedupe_conflict',
@@ -283,8 +286,11 @@ function valuesFor(
 /** The list memberships of a new record (a null, leaving a list, means nothing here). */
 function memberships(lists: RecordChanges['lists']): Record<string, Values> {
   const out: Record<string, Values> = {};
-  for (const [listId, values] of Object.entries(lists ?? {}))
-    if (values !== null) out[listId] = values;
+  if (lists === undefined) return out;
+  for (const listId of Object.keys(lists)) {
+    const values = lists[listId];
+    if (values !== null && values !== undefined) out[listId] = values;
+  }
   return out;
 }
 

@@ -4,10 +4,10 @@
 // checked against the property definitions (values.ts); a null value clears a property.
 // `generation` grows with every change, so query results can be cached until the next one.
 
-import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { RecordObjectType } from '../../../generated/enums.ts';
 import { notFound } from '../../errors.ts';
+import { randomId } from '../../ids.ts';
 import {
   defineSlice,
   isPlainObject,
@@ -89,7 +89,7 @@ export class RecordsModel implements Slice {
 
   create(type: ObjectType, input: NewRecord = {}): Readonly<StoredRecord> {
     const table = this.table(type);
-    const id = input.id ?? randomUUID();
+    const id = input.id ?? randomId();
     if (table.rows.has(id)) throw new Error(`A ${type} record with id ${id} already exists`);
     const at = input.at ?? this.ctx.clock.iso();
     const record: StoredRecord = {
@@ -261,6 +261,19 @@ function merged(values: Values, changes: Values | undefined): Values {
 
 /** A copy of `values` without its nulls (a null clears: there is nothing to keep). */
 function copyValues(values: Values): Values {
+  // A spread copy keeps the layout of `values` (a parsed body's objects hold their
+  // properties inline: one object per record, not two); arrays and objects are cloned in
+  // place. A null, rare, means building the copy key by key without it.
+  const copy: Values = { ...values };
+  for (const slug of Object.keys(copy)) {
+    const value = copy[slug];
+    if (value === null) return copyWithoutNulls(values);
+    if (typeof value === 'object') copy[slug] = copyValue(value);
+  }
+  return copy;
+}
+
+function copyWithoutNulls(values: Values): Values {
   const copy: Values = {};
   for (const slug of Object.keys(values)) {
     const value = values[slug];
@@ -269,9 +282,17 @@ function copyValues(values: Values): Values {
   return copy;
 }
 
+/**
+ * The lists of a record in no list: one frozen object shared by all of them (most records;
+ * the model never changes a record's lists in place, it sets new ones).
+ */
+const NO_LISTS: Record<string, Values> = Object.freeze({});
+
 function copyLists(lists: Record<string, Values>): Record<string, Values> {
+  const listIds = Object.keys(lists);
+  if (listIds.length === 0) return NO_LISTS;
   const copy: Record<string, Values> = {};
-  for (const listId of Object.keys(lists)) copy[listId] = copyValues(lists[listId]!);
+  for (const listId of listIds) copy[listId] = copyValues(lists[listId]!);
   return copy;
 }
 

@@ -110,7 +110,9 @@ function checkValues(
   at: string,
   problems: Problem[],
 ): Values {
-  const out: Values = {};
+  // A copy of the given values, each replaced by its normalised form (a parsed body's object
+  // holds its properties inline, and so does its spread copy, then the record's).
+  const out: Values = { ...values };
   const definitions = definitionsBySlug(scope);
   for (const slug of Object.keys(values)) {
     const raw = values[slug];
@@ -121,15 +123,17 @@ function checkValues(
         code: 'unknown_property',
         message: unknownMessage(scope, slug, def),
       });
+      delete out[slug];
       continue;
     }
-    if (raw === null) {
-      out[slug] = null;
-      continue;
-    }
+    if (raw === null) continue;
     const result = normaliseValue(scope, def, raw);
-    if ('problem' in result) problems.push({ field: `${at}.${slug}`, ...result.problem });
-    else out[slug] = result.value;
+    if ('problem' in result) {
+      problems.push({ field: `${at}.${slug}`, ...result.problem });
+      delete out[slug];
+    } else {
+      out[slug] = result.value;
+    }
   }
   return out;
 }
