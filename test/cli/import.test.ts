@@ -593,6 +593,35 @@ describe('ws import: sending', () => {
     assert.equal(JSON.parse(st.stdout).status, 'complete');
   });
 
+  it('keeps 16 chunks in flight without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const path = write('wide.csv', rows(3200));
+      const r = await importJson([
+        'import',
+        'contact',
+        path,
+        '--chunk-size',
+        '100',
+        '--concurrency',
+        '16',
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.summary.created, 3200);
+      assert.equal(r.summary.jobs.length, 32);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('never creates a row twice when the same file is imported again', async () => {
     const path = write('twice.csv', rows(150));
     const a = await importJson(['import', 'contact', path, '--chunk-size', '100']);

@@ -1,4 +1,5 @@
 // `ws import TYPE FILE|-` (and `ws import validate`, which is the same with --dry-run).
+import { setMaxListeners } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { definitionsFor, findDefinition } from '../../api/definitions.ts';
@@ -349,6 +350,9 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     }
 
     const requests = new AbortController();
+    // Each chunk in flight listens to it (its request, its wait before the next poll, the
+    // rate limiter): above Node's default of 10 listeners it would print a leak warning.
+    setMaxListeners(opts.concurrency * 3 + 10, requests.signal);
     const label = source.label;
     const progress = await io.progress(opts.dryRun ? `Checking ${label}…` : `Importing ${label}…`);
     let engine: ImportEngine | undefined;
