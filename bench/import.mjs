@@ -3,11 +3,14 @@
 //   2. `ws import` into a local sandbox without latency,
 //   3. `ws import` into a sandbox answering after 50 ms (--latency 50),
 // and prints rows per second, the ratio to the parse-only time, and the peak RSS of the
-// `ws` process. Then the same without latency over 1,000,000 rows, to show that memory
-// does not grow with the file.
+// `ws` process. The three are measured --runs times (default 3), interleaved, and the
+// medians are compared: on a shared machine one run of each can be off by a third. Each
+// sandbox is started once and reset before every import (a running service, as users
+// have one). Then the same without latency over 1,000,000 rows (one run), to show that
+// memory does not grow with the file.
 //
 //   node bench/import.mjs                       # 200,000 rows, then 1,000,000
-//   node bench/import.mjs --rows 50000 --no-million
+//   node bench/import.mjs --rows 50000 --runs 5 --no-million
 //   node bench/import.mjs --chunk-sizes 99,500,1000,2000 --no-million   # compare chunk sizes
 //
 // Needs the build (npm run build). Targets: end-to-end within 2.5x the parse-only time
@@ -32,6 +35,7 @@ const chunkSizes = flag('--chunk-sizes', '')
   .filter((s) => s !== '')
   .map(Number);
 const million = !args.includes('--no-million');
+const runs = Number(flag('--runs', '3'));
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-import-'));
 const MiB = 1024 * 1024;
 
@@ -125,35 +129,60 @@ async function startSandbox(configDir, latency) {
       },
     },
   );
-  await got;
-  return { env, cpu: () => cpuSeconds(child.pid), stop: () => child.kill('SIGTERM') };
+  const info = await got;
+  return {
+    env,
+    cpu: () => cpuSeconds(child.pid),
+    reset: () =>
+      fetch(`${info.url}/__sandbox/reset`, {
+        method: 'POST',
+        headers: { 'x-api-key': info.api_key },
+      }),
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
-async function importRun(path, latency, extra = []) {
-  const configDir = mkdtempSync(join(dir, 'cfg-'));
-  const sandbox = await startSandbox(configDir, latency);
+/** `ws import` of `path` into `sandbox` (reset first). */
+async function importInto(sandbox, path, extra = []) {
+  await sandbox.reset();
+  const before = sandbox.cpu() ?? 0;
+  const started = performance.now();
+  const { done } = run(['import', 'contact', path, '--json', '--quiet', ...extra], {
+    ...sandbox.env,
+    WS_NO_CACHE: '1',
+  });
+  const r = await done;
+  const ms = performance.now() - started;
+  if (r.code !== 0) throw new Error(`ws import exited ${r.code}: ${r.stderr}`);
+  const summary = JSON.parse(r.stdout);
+  const sandboxCpu = (sandbox.cpu() ?? before) - before;
+  return { ms, peak: r.peak, summary, cpu: r.cpu, sandboxCpu };
+}
+
+/** A sandbox started for these runs only. */
+async function withSandbox(latency, fn) {
+  const sandbox = await startSandbox(mkdtempSync(join(dir, 'cfg-')), latency);
   try {
-    const before = sandbox.cpu() ?? 0;
-    const started = performance.now();
-    const { done } = run(['import', 'contact', path, '--json', '--quiet', ...extra], {
-      ...sandbox.env,
-      WS_NO_CACHE: '1',
-    });
-    const r = await done;
-    const ms = performance.now() - started;
-    if (r.code !== 0) throw new Error(`ws import exited ${r.code}: ${r.stderr}`);
-    const summary = JSON.parse(r.stdout);
-    const sandboxCpu = (sandbox.cpu() ?? before) - before;
-    return { ms, peak: r.peak, summary, cpu: r.cpu, sandboxCpu };
+    return await fn(sandbox);
   } finally {
     sandbox.stop();
   }
 }
 
+/** The run of median time, with the range of times. */
+function median(results) {
+  const sorted = [...results].sort((a, b) => a.ms - b.ms);
+  return { ...sorted[Math.floor(sorted.length / 2)], min: sorted[0].ms, max: sorted.at(-1).ms };
+}
+
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const range = (r) =>
+  r.min !== undefined && r.max !== r.min
+    ? ` (${(r.min / 1000).toFixed(2)}-${(r.max / 1000).toFixed(2)})`
+    : '';
 const line = (label, ms, n, base, r = {}) =>
   console.log(
-    `${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(7)} s ${fmt((n * 1000) / ms).padStart(9)} rows/s` +
+    `${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(7)} s${range(r)} ${fmt((n * 1000) / ms).padStart(9)} rows/s` +
       (base ? `  ${(ms / base).toFixed(2)}x parse` : '') +
       (r.peak ? `  peak RSS ${(r.peak / MiB).toFixed(0)} MiB` : '') +
       (r.cpu ? `  CPU: ws ${r.cpu.toFixed(1)} s, sandbox ${r.sandboxCpu.toFixed(1)} s` : ''),
@@ -163,29 +192,45 @@ try {
   const path = join(dir, `rows-${rows}.csv`);
   await generate(path, rows);
   console.log(`${fmt(rows)} rows, 8 columns (${fmt(readFileSync(path).length / 1024)} KiB)`);
-  const parsed = await parseOnly(path);
-  line('csv-parse alone', parsed.ms, rows);
   if (chunkSizes.length > 0) {
+    const parsed = await parseOnly(path);
+    line('csv-parse alone', parsed.ms, rows);
     for (const latency of [0, 50]) {
-      for (const size of chunkSizes) {
-        const r = await importRun(path, latency, ['--chunk-size', String(size)]);
-        line(`ws import, latency ${latency}, chunk ${size}`, r.ms, rows, parsed.ms, r);
-      }
+      await withSandbox(latency, async (sandbox) => {
+        for (const size of chunkSizes) {
+          const r = await importInto(sandbox, path, ['--chunk-size', String(size)]);
+          line(`ws import, latency ${latency}, chunk ${size}`, r.ms, rows, parsed.ms, r);
+        }
+      });
     }
   } else {
-    const fast = await importRun(path, 0);
-    line('ws import, no latency', fast.ms, rows, parsed.ms, fast);
-    if (fast.summary.created !== rows)
-      throw new Error(`created ${fast.summary.created} of ${rows}`);
-    const slow = await importRun(path, 50);
-    line('ws import, --latency 50', slow.ms, rows, parsed.ms, slow);
+    const parses = [];
+    const fast = [];
+    const slow = [];
+    await withSandbox(0, (sandbox0) =>
+      withSandbox(50, async (sandbox50) => {
+        for (let i = 0; i < runs; i++) {
+          parses.push(await parseOnly(path));
+          fast.push(await importInto(sandbox0, path));
+          slow.push(await importInto(sandbox50, path));
+        }
+      }),
+    );
+    const parsed = median(parses);
+    line(`csv-parse alone (median of ${runs})`, parsed.ms, rows, undefined, parsed);
+    const f = median(fast);
+    line('ws import, no latency', f.ms, rows, parsed.ms, f);
+    if (fast.some((r) => r.summary.created !== rows))
+      throw new Error(`created ${fast.map((r) => r.summary.created).join(', ')} of ${rows}`);
+    const l = median(slow);
+    line('ws import, --latency 50', l.ms, rows, parsed.ms, l);
     if (million) {
       rmSync(path, { force: true });
       const big = join(dir, 'rows-1000000.csv');
       await generate(big, 1_000_000);
       const parsedBig = await parseOnly(big);
       line('csv-parse alone, 1,000,000 rows', parsedBig.ms, 1_000_000);
-      const r = await importRun(big, 0);
+      const r = await withSandbox(0, (sandbox) => importInto(sandbox, big));
       line('ws import, 1,000,000 rows', r.ms, 1_000_000, parsedBig.ms, r);
     }
   }
