@@ -13,7 +13,7 @@ const str = (v: unknown) => v as string | undefined;
 
 /** Defaults, measured with bench/import.mjs (see the README). */
 export const DEFAULT_CHUNK_SIZE = 1000;
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONCURRENCY = 8;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
