@@ -9,9 +9,9 @@
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
@@ -21,6 +21,8 @@ const dist = join(root, 'dist');
 const stage = join(root, 'dist-stage');
 const target = 'node20.19';
 const minified = !process.argv.includes('--no-minify');
+/** esbuild chunks smaller than this (unminified) go into one shared file. */
+const SMALL_CHUNK_BYTES = 24 * 1024;
 
 /**
  * Modules that packages require at load time but use only on paths ws never takes: each
@@ -105,6 +107,20 @@ const minify = {
   },
 };
 
+/** Modules `entry` imports statically, directly or not (what loads with it). */
+function staticImports(entry, getModuleInfo) {
+  const seen = new Set();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const id = todo.pop();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...(getModuleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+let atStartUp;
+
 const bundle = await rollup({
   input: { ws: join(stage, 'ws.js') },
   external: (id) => isBuiltin(id),
@@ -119,6 +135,21 @@ const bundle = await rollup({
 await bundle.write({
   dir: dist,
   format: 'es',
+  // esbuild leaves many small chunks of ws's code that commands share (output, the API's
+  // record calls, filter parsing, timers, ...): one file for all of them is read once, where
+  // `ws records list` would otherwise read a dozen files of a few KB each.
+  // (What start-up loads anyway stays in the main file.)
+  manualChunks(id, { getModuleInfo }) {
+    atStartUp ??= staticImports(join(stage, 'ws.js'), getModuleInfo);
+    // Named like the entry, they stay in its file (a manual chunk would otherwise pull in
+    // the modules its members import).
+    if (atStartUp.has(id)) return 'ws';
+    if (!basename(id).startsWith('chunk-') || statSync(id).size >= SMALL_CHUNK_BYTES) return null;
+    // Only ws's own modules: a package's code runs when its chunk loads, and stays with the
+    // commands that use it.
+    const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
+    return sources.some((s) => s.includes('node_modules')) ? null : 'shared';
+  },
   entryFileNames: '[name].js',
   // esbuild's names carry its own hash: keep rollup's.
   chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
