@@ -120,6 +120,7 @@ function staticImports(entry, getModuleInfo) {
   return seen;
 }
 let atStartUp;
+let builtinsAtStartUp;
 
 const bundle = await rollup({
   input: { ws: join(stage, 'ws.js') },
@@ -135,6 +136,9 @@ const bundle = await rollup({
 await bundle.write({
   dir: dist,
   format: 'es',
+  // No empty imports of a chunk's transitive dependencies (they help browsers fetch in
+  // parallel; Node reads files as it links them).
+  hoistTransitiveImports: false,
   // esbuild leaves many small chunks of ws's code that commands share (output, the API's
   // record calls, filter parsing, timers, ...): one file for all of them is read once, where
   // `ws records list` would otherwise read a dozen files of a few KB each.
@@ -145,10 +149,17 @@ await bundle.write({
     // the modules its members import).
     if (atStartUp.has(id)) return 'ws';
     if (!basename(id).startsWith('chunk-') || statSync(id).size >= SMALL_CHUNK_BYTES) return null;
-    // Only ws's own modules: a package's code runs when its chunk loads, and stays with the
-    // commands that use it.
+    // Only ws's own modules (a package's code runs when its chunk loads, and stays with the
+    // commands that use it), and none that loads a built-in module start-up does not load
+    // (node:crypto, node:fs/promises, ...): every command loading the shared file would
+    // pay for it.
     const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
-    return sources.some((s) => s.includes('node_modules')) ? null : 'shared';
+    if (sources.some((s) => s.includes('node_modules'))) return null;
+    builtinsAtStartUp ??= new Set(
+      [...atStartUp].flatMap((m) => getModuleInfo(m)?.importedIds ?? []).filter(isBuiltin),
+    );
+    const builtins = (getModuleInfo(id)?.importedIds ?? []).filter(isBuiltin);
+    return builtins.every((b) => builtinsAtStartUp.has(b)) ? 'shared' : null;
   },
   entryFileNames: '[name].js',
   // esbuild's names carry its own hash: keep rollup's.
