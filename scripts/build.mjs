@@ -9,7 +9,15 @@
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,9 +46,22 @@ const LAZY = [
   { importer: join('undici', 'lib', 'dispatcher', 'client.js'), request: './client-h2.js' },
   { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process' },
 ];
+/**
+ * undici carries llhttp compiled twice, as base64 text: with SIMD instructions, and without
+ * them for machines that lack them. The second (72 KB of text Node would read and compile
+ * with the HTTP client on every request) is a file of its own next to the chunks, read only
+ * on such a machine.
+ */
+const FALLBACK_WASM = { request: '../llhttp/llhttp-wasm.js', file: 'llhttp-wasm.cjs' };
+
 const lazyModules = {
   name: 'lazy-modules',
   setup(b) {
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
+      args.importer.endsWith(join('undici', 'lib', 'dispatcher', 'client-h1.js'))
+        ? { path: `./${FALLBACK_WASM.file}`, external: true }
+        : null,
+    );
     b.onResolve({ filter: /^(\.\/client-h2\.js|node:child_process)$/ }, (args) => {
       if (args.namespace === 'lazy') return null;
       const lazy = LAZY.some((l) => l.request === args.path && args.importer.endsWith(l.importer));
@@ -172,6 +193,11 @@ await bundle.write({
   plugins: [minify],
 });
 await bundle.close();
+// Required relative to the chunk that holds undici (createRequire of its own URL).
+copyFileSync(
+  join(root, 'node_modules', 'undici', 'lib', 'llhttp', 'llhttp-wasm.js'),
+  join(dist, 'chunks', FALLBACK_WASM.file),
+);
 rmSync(stage, { recursive: true, force: true });
 // Shell completions are generated from the command tree of the build.
 mkdirSync(new URL('../completions', import.meta.url), { recursive: true });

@@ -2,7 +2,8 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -278,6 +279,19 @@ process.stderr.write(JSON.stringify({ code, modules: process.moduleLoadList }));
       child.kill('SIGTERM');
       await exited(child);
     }
+  });
+
+  it("ships undici's parser for machines without SIMD next to the chunk that requires it", () => {
+    const chunks = join(ROOT, 'dist', 'chunks');
+    const client = readdirSync(chunks).filter(
+      (f) => f.endsWith('.js') && readFileSync(join(chunks, f), 'utf8').includes('llhttp-wasm.cjs'),
+    );
+    assert.equal(client.length, 1, 'one chunk requires the fallback parser');
+    const wasm = createRequire(join(chunks, client[0]!))('./llhttp-wasm.cjs') as Buffer;
+    const { WebAssembly } = globalThis as unknown as {
+      WebAssembly: { validate(bytes: Buffer): boolean };
+    };
+    assert.ok(WebAssembly.validate(wasm), 'the fallback is a WebAssembly module');
   });
 
   it('ships completion scripts that match the command tree', () => {
