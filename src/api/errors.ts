@@ -1,7 +1,12 @@
 // Every non-2xx answer becomes one ApiError, whatever body it came with: the v2
 // error body, the older `{ message }` form, or something that is not JSON at all.
-import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import { ApiError, ExitCode, type FieldError } from '../errors.ts';
+
+// node:http through require, not an ES import: on Node 24 an ES import of it also runs its
+// lazy exports, which load Node's own fetch (its undici, node:http2, tls, zlib, ...) on
+// every request ws makes.
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 export interface RawAnswer {
   status: number;
