@@ -62,6 +62,26 @@ function transient(err: unknown): boolean {
   return err instanceof ApiError && (err.status >= 500 || err.status === 429);
 }
 
+/**
+ * A read the import needs before it sends anything (the definitions), tried again after a
+ * 500 or when the client's own retries ran out, as chunks are: a passing fault of the
+ * service should not stop an import of a million rows before its first row.
+ */
+export async function readWithRetries<T>(
+  read: () => Promise<T>,
+  signal: AbortSignal | undefined,
+  tries = 4,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!transient(err) || attempt >= tries || signal?.aborted) throw err;
+      await sleep(Math.min(4000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2), signal);
+    }
+  }
+}
+
 function outcomeOf(r: RowResult | undefined): RowOutcome {
   if (!r)
     return {

@@ -733,6 +733,42 @@ describe('ws import: sending', () => {
     }
   });
 
+  it('asks for the definitions again after a 500, before reading the file', async () => {
+    const sb = s.t.sandbox;
+    const answer = await fetch(
+      `${sb.url}/v2/prism/${sb.teamId}/contact/properties?include_options=true`,
+      { headers: { 'x-api-key': sb.apiKey } },
+    );
+    const definitions = (await answer.json()) as object;
+    const stub = await startStub((req) =>
+      req.url.includes('/properties') && stub.requests.length === 1
+        ? { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }
+        : { status: 200, body: definitions },
+    );
+    const { dir: config, cleanup } = tempConfigDir();
+    try {
+      writeProfiles(
+        config,
+        {
+          stub: { base_url: stub.url, team_id: sb.teamId, api_key: 'wsk_stub_0000', rate_limit: 0 },
+        },
+        'stub',
+      );
+      const r = await runWs(
+        ['import', 'validate', 'contact', write('again.csv', rows(3)), '--json'],
+        {
+          env: { WS_CONFIG_DIR: config, WS_NO_CACHE: '1' },
+        },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).rows, 3);
+      assert.equal(stub.requests.filter((q) => q.url.includes('/properties')).length, 2);
+    } finally {
+      cleanup();
+      await stub.close();
+    }
+  });
+
   it('exits 4 for an unknown job', async () => {
     const nf = await ws(['import', 'status', 'imp_nope']);
     assert.equal(nf.code, 4);

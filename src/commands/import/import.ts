@@ -23,6 +23,7 @@ import {
 import { ChunkFile, FailedRowsWriter, failedFilePath } from '../../import/outputs.ts';
 import { progressLine, rate } from '../../import/progress.ts';
 import { type CsvEvent, readCsv, rowSplitter } from '../../import/reader.ts';
+import { readWithRetries } from '../../import/send.ts';
 import {
   appendLedger,
   type Checkpoint,
@@ -272,7 +273,10 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     );
     if (opts.delimiter === undefined) io.debug(`delimiter: ${delimiterName(delimiter)}`);
 
-    const defs = await definitionsFor(deps, type, { listId: opts.listId });
+    const defs = await readWithRetries(
+      () => definitionsFor(deps, type, { listId: opts.listId }),
+      deps.signal,
+    );
     const columns = await planColumns(opts, deps, header.fields, defs, source);
     let apiOptions: ImportOptions | undefined;
     if (opts.dedupeBy !== undefined || opts.listId !== undefined) {
