@@ -14,6 +14,7 @@ import { SandboxError } from '../../errors.ts';
 import { canonicalJson } from '../../idempotency.ts';
 import { isPlainObject, type Store } from '../../store.ts';
 import {
+  newRecord,
   type ObjectType,
   type RecordChanges,
   type RecordsModel,
@@ -98,10 +99,7 @@ export class RowImporter {
       const updated = record.version !== before;
       return { id: record.id, created: false, existing: true, updated, input_index: index };
     }
-    const record = this.records.create(this.type, {
-      default: changes.default ?? {},
-      lists: memberships(changes.lists),
-    });
+    const record = this.records.create(this.type, newRecord(changes));
     this.wrote(generation);
     if (key !== undefined) this.remember(key, record.id);
     return { id: record.id, created: true, existing: false, updated: false, input_index: index };
@@ -281,17 +279,6 @@ function valuesFor(
   const found =
     def.list_id === null ? values : isPlainObject(lists) ? lists[def.list_id] : undefined;
   return isPlainObject(found) ? found : undefined;
-}
-
-/** The list memberships of a new record (a null, leaving a list, means nothing here). */
-function memberships(lists: RecordChanges['lists']): Record<string, Values> {
-  const out: Record<string, Values> = {};
-  if (lists === undefined) return out;
-  for (const listId of Object.keys(lists)) {
-    const values = lists[listId];
-    if (values !== null && values !== undefined) out[listId] = values;
-  }
-  return out;
 }
 
 function failed(

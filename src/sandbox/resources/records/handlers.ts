@@ -8,12 +8,11 @@ import { isPlainObject } from '../../store.ts';
 import type { FilterEntry, SortEntry } from './filter.ts';
 import {
   isObjectType,
+  newRecord,
   OBJECT_TYPES,
   type ObjectType,
-  type RecordChanges,
   recordsOf,
   type StoredRecord,
-  type Values,
 } from './model.ts';
 import { compileSelect, etagOf, type Projection, recordBody } from './present.ts';
 import { type QuerySpec, recordsWhereEquals, runQuery } from './query.ts';
@@ -326,15 +325,6 @@ function scopeOf(ctx: RequestContext, listId: string | null = null): Scope {
 
 function recordInput(body: unknown): RecordInput {
   return isPlainObject(body) ? body : {};
-}
-
-/** The model input of a create: cleared values and left lists mean nothing on a new record. */
-function newRecord(changes: RecordChanges): { default: Values; lists: Record<string, Values> } {
-  const lists: Record<string, Values> = {};
-  for (const [listId, values] of Object.entries(changes.lists ?? {})) {
-    if (values !== null) lists[listId] = values;
-  }
-  return { default: changes.default ?? {}, lists };
 }
 
 /**

@@ -64,6 +64,24 @@ export interface RecordChanges {
   lists?: Record<string, Values | null>;
 }
 
+/**
+ * The model input of a create from a write: cleared values and left lists (null) mean
+ * nothing on a new record.
+ */
+export function newRecord(changes: RecordChanges): {
+  default: Values;
+  lists: Record<string, Values>;
+} {
+  const lists: Record<string, Values> = {};
+  if (changes.lists !== undefined) {
+    for (const listId of Object.keys(changes.lists)) {
+      const values = changes.lists[listId];
+      if (values !== null && values !== undefined) lists[listId] = values;
+    }
+  }
+  return { default: changes.default ?? {}, lists };
+}
+
 interface Table {
   rows: Map<string, StoredRecord>;
   /** Records not soft-deleted. */

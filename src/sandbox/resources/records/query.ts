@@ -16,6 +16,7 @@
 
 import { createHash } from 'node:crypto';
 import { invalidRequest } from '../../errors.ts';
+import { canonicalJson } from '../../idempotency.ts';
 import { isPlainObject, type Store } from '../../store.ts';
 import {
   type Combinator,
@@ -229,16 +230,6 @@ function checkInteger(value: unknown, field: string, min: number, max: number): 
   const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min} to ${max}`;
   const code = typeof value !== 'number' ? 'type' : value > max ? 'maximum' : 'minimum';
   throw fieldProblem(field, code, `must be an integer ${range}, got ${JSON.stringify(value)}.`);
-}
-
-/** JSON with object keys sorted, so equal specs hash equally. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 // ---------------------------------------------------------------- cursors
