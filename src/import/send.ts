@@ -48,9 +48,6 @@ export interface SendOptions {
   wait: boolean;
   /** Paces the first poll of asynchronous jobs. */
   pacer?: JobPacer;
-  /** Tries of a chunk after a 500 or exhausted retries (default 4). */
-  tries?: number;
-  wait_ms?: (attempt: number) => number;
 }
 
 export function bodyOf(objects: readonly string[], optionsJson: string | undefined): string {
@@ -63,21 +60,18 @@ function transient(err: unknown): boolean {
 }
 
 /**
- * A read the import needs before it sends anything (the definitions), tried again after a
- * 500 or when the client's own retries ran out, as chunks are: a passing fault of the
- * service should not stop an import of a million rows before its first row.
+ * A call of the import (a chunk, or the definitions it reads before sending anything), tried
+ * again after a 500 or when the client's own retries ran out, with the same idempotency key
+ * for a chunk: a passing fault of the service should not fail 1,000 rows, or stop an import
+ * before its first row. At most 4 tries, waiting 0.5 s, 1 s, 2 s (with jitter) between them.
  */
-export async function readWithRetries<T>(
-  read: () => Promise<T>,
-  signal: AbortSignal | undefined,
-  tries = 4,
-): Promise<T> {
+export async function withRetries<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await read();
+      return await call();
     } catch (err) {
-      if (!transient(err) || attempt >= tries || signal?.aborted) throw err;
-      await sleep(Math.min(4000, 250 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2), signal);
+      if (!transient(err) || attempt >= 4 || signal?.aborted) throw err;
+      await sleep(Math.min(8000, 500 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2), signal);
     }
   }
 }
@@ -123,31 +117,25 @@ export async function sendChunk(
   req: ChunkRequest,
   opts: SendOptions,
 ): Promise<ChunkResult> {
-  const tries = opts.tries ?? 4;
-  const backoff =
-    opts.wait_ms ?? ((a: number) => Math.min(8000, 500 * 2 ** (a - 1)) * (0.5 + Math.random() / 2));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await sendOnce(client, req, opts);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) {
-        const rejected = rejectedObjects(err, req.objects.length);
-        if (rejected.size > 0 && rejected.size < req.objects.length)
-          return resendWithout(client, req, rejected, opts);
-        if (rejected.size === req.objects.length) {
-          return {
-            rows: req.objects.map((_, i) => ({
-              id: null,
-              status: 'failed',
-              error: { code: err.apiCode ?? 'invalid_request', message: rejected.get(i)! },
-            })),
-            jobs: [],
-          };
-        }
+  try {
+    return await withRetries(() => sendOnce(client, req, opts), opts.signal);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) {
+      const rejected = rejectedObjects(err, req.objects.length);
+      if (rejected.size > 0 && rejected.size < req.objects.length)
+        return resendWithout(client, req, rejected, opts);
+      if (rejected.size === req.objects.length) {
+        return {
+          rows: req.objects.map((_, i) => ({
+            id: null,
+            status: 'failed',
+            error: { code: err.apiCode ?? 'invalid_request', message: rejected.get(i)! },
+          })),
+          jobs: [],
+        };
       }
-      if (!transient(err) || attempt >= tries || opts.signal.aborted) throw err;
-      await sleep(backoff(attempt), opts.signal);
     }
+    throw err;
   }
 }
 

@@ -23,7 +23,7 @@ import {
 import { ChunkFile, FailedRowsWriter, failedFilePath } from '../../import/outputs.ts';
 import { progressLine, rate } from '../../import/progress.ts';
 import { type CsvEvent, readCsv, rowSplitter } from '../../import/reader.ts';
-import { readWithRetries } from '../../import/send.ts';
+import { withRetries } from '../../import/send.ts';
 import {
   appendLedger,
   type Checkpoint,
@@ -273,7 +273,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     );
     if (opts.delimiter === undefined) io.debug(`delimiter: ${delimiterName(delimiter)}`);
 
-    const defs = await readWithRetries(
+    const defs = await withRetries(
       () => definitionsFor(deps, type, { listId: opts.listId }),
       deps.signal,
     );
