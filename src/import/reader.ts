@@ -383,12 +383,9 @@ export async function rowSplitter(
 ): Promise<(raw: string) => string[]> {
   const { parse } = await import('csv-parse/sync');
   return (raw) => {
-    const records = parse(raw, {
-      delimiter,
-      relax_quotes: true,
-      relax_column_count: true,
-    }) as string[][];
-    return withoutBlankExtras(records[0] ?? [], columns);
+    const items: Item[] = [];
+    parse(raw, parserOptions(delimiter, items, { seq: 0 }, true) as never);
+    return withoutBlankExtras(items[0]?.fields ?? [], columns);
   };
 }
 
