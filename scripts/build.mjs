@@ -32,40 +32,51 @@ const minified = !process.argv.includes('--no-minify');
 /** esbuild chunks smaller than this (unminified) go into one shared file. */
 const SMALL_CHUNK_BYTES = 24 * 1024;
 
-/**
- * Modules that packages require at load time but use only on paths ws never takes: each
- * is bundled behind a stand-in that loads it on first use (a call or a property read).
- * - undici requires its HTTP/2 client, and with it node:http2, node:tls and node:crypto,
- *   as soon as its HTTP/1 client loads; that code runs only for a connection that
- *   negotiates HTTP/2, which ws never enables (`allowH2`). About a third of the built-in
- *   modules a request would load.
- * - commander requires node:child_process (and with it node:net and node:dgram) for
- *   subcommands that are separate executables, which ws does not have.
- */
-const LAZY = [
-  { importer: join('undici', 'lib', 'dispatcher', 'client.js'), request: './client-h2.js' },
-  { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process' },
-];
-/**
- * undici carries llhttp compiled twice, as base64 text: with SIMD instructions, and without
- * them for machines that lack them. The second (72 KB of text Node would read and compile
- * with the HTTP client on every request) is a file of its own next to the chunks, read only
- * on such a machine.
- */
-const FALLBACK_WASM = { request: '../llhttp/llhttp-wasm.js', file: 'llhttp-wasm.cjs' };
+const undiciLib = join(root, 'node_modules', 'undici', 'lib');
 
-const lazyModules = {
-  name: 'lazy-modules',
+/**
+ * Modules that packages require at load time but that ws's start-up does not need:
+ * - `lazy`: bundled behind a stand-in that loads it on first use (a call or a property
+ *   read). undici requires its HTTP/2 client, and with it node:http2, node:tls and
+ *   node:crypto, as soon as its HTTP/1 client loads; that code runs only for a connection
+ *   that negotiates HTTP/2, which ws never enables (`allowH2`): about a third of the
+ *   built-in modules a request would load. commander requires node:child_process (and with
+ *   it node:net and node:dgram) for subcommands that are separate executables, which ws
+ *   does not have.
+ * - `file`: left out of the bundle, copied next to the chunks and required from there.
+ *   undici carries llhttp compiled twice, as base64 text: with SIMD instructions, and
+ *   without them for machines that lack them; the second (72 KB of text Node would read and
+ *   compile with the HTTP client on every request) is read only on such a machine.
+ */
+const SUBSTITUTES = [
+  {
+    importer: join('undici', 'lib', 'dispatcher', 'client.js'),
+    request: './client-h2.js',
+    as: 'lazy',
+  },
+  { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process', as: 'lazy' },
+  {
+    importer: join('undici', 'lib', 'dispatcher', 'client-h1.js'),
+    request: '../llhttp/llhttp-wasm.js',
+    as: 'file',
+    from: join(undiciLib, 'llhttp', 'llhttp-wasm.js'),
+    file: 'llhttp-wasm.cjs',
+  },
+];
+
+const substitutes = {
+  name: 'substitutes',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp-wasm\.js$/ }, (args) =>
-      args.importer.endsWith(join('undici', 'lib', 'dispatcher', 'client-h1.js'))
-        ? { path: `./${FALLBACK_WASM.file}`, external: true }
-        : null,
-    );
-    b.onResolve({ filter: /^(\.\/client-h2\.js|node:child_process)$/ }, (args) => {
+    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const filter = new RegExp(`^(${SUBSTITUTES.map((x) => escape(x.request)).join('|')})$`);
+    b.onResolve({ filter }, (args) => {
       if (args.namespace === 'lazy') return null;
-      const lazy = LAZY.some((l) => l.request === args.path && args.importer.endsWith(l.importer));
-      return lazy ? { path: args.path, namespace: 'lazy', pluginData: args.resolveDir } : null;
+      const x = SUBSTITUTES.find(
+        (x) => x.request === args.path && args.importer.endsWith(x.importer),
+      );
+      if (x === undefined) return null;
+      if (x.as === 'file') return { path: `./${x.file}`, external: true };
+      return { path: args.path, namespace: 'lazy', pluginData: args.resolveDir };
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
       contents: `let real;
@@ -96,7 +107,7 @@ await build({
   legalComments: 'none',
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
-  plugins: [lazyModules],
+  plugins: [substitutes],
 });
 
 /** Reads esbuild's files with their source maps, so rollup's maps point at src/. */
@@ -193,11 +204,9 @@ await bundle.write({
   plugins: [minify],
 });
 await bundle.close();
-// Required relative to the chunk that holds undici (createRequire of its own URL).
-copyFileSync(
-  join(root, 'node_modules', 'undici', 'lib', 'llhttp', 'llhttp-wasm.js'),
-  join(dist, 'chunks', FALLBACK_WASM.file),
-);
+// Required relative to the chunk that holds their importer (createRequire of its own URL).
+for (const x of SUBSTITUTES)
+  if (x.as === 'file') copyFileSync(x.from, join(dist, 'chunks', x.file));
 rmSync(stage, { recursive: true, force: true });
 // Shell completions are generated from the command tree of the build.
 mkdirSync(new URL('../completions', import.meta.url), { recursive: true });
