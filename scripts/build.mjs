@@ -67,8 +67,8 @@ const SUBSTITUTES = [
 const substitutes = {
   name: 'substitutes',
   setup(b) {
-    const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    const filter = new RegExp(`^(${SUBSTITUTES.map((x) => escape(x.request)).join('|')})$`);
+    const literal = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const filter = new RegExp(`^(${SUBSTITUTES.map((x) => literal(x.request)).join('|')})$`);
     b.onResolve({ filter }, (args) => {
       if (args.namespace === 'lazy') return null;
       const x = SUBSTITUTES.find(
