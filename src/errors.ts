@@ -22,6 +22,8 @@ export interface FieldError {
 
 /** Base of every error ws reports to a user. `hint` says what to do next. */
 export class WsError extends Error {
+  // Named here, not from the class: the bundle does not keep function names.
+  override readonly name: string = 'WsError';
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
   /** Machine-readable code for `--json` error output. */
@@ -39,7 +41,6 @@ export class WsError extends Error {
     } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = new.target.name;
     this.exitCode = opts.exitCode ?? ExitCode.error;
     this.hint = opts.hint;
     this.code = opts.code ?? 'error';
@@ -49,6 +50,7 @@ export class WsError extends Error {
 
 /** Bad flags, arguments or input caught before anything is sent. Exit 2. */
 export class UsageError extends WsError {
+  override readonly name: string = 'UsageError';
   constructor(message: string, hint?: string) {
     super(message, { exitCode: ExitCode.usage, hint, code: 'usage' });
   }
@@ -56,18 +58,21 @@ export class UsageError extends WsError {
 
 /** No credentials, or credentials the API refused. Exit 3. */
 export class AuthError extends WsError {
+  override readonly name: string = 'AuthError';
   constructor(message: string, hint?: string) {
     super(message, { exitCode: ExitCode.auth, hint, code: 'auth' });
   }
 }
 
 export class NotFoundError extends WsError {
+  override readonly name: string = 'NotFoundError';
   constructor(message: string, hint?: string) {
     super(message, { exitCode: ExitCode.notFound, hint, code: 'not_found' });
   }
 }
 
 export class ConflictError extends WsError {
+  override readonly name: string = 'ConflictError';
   constructor(message: string, hint?: string) {
     super(message, { exitCode: ExitCode.conflict, hint, code: 'conflict' });
   }
@@ -75,6 +80,7 @@ export class ConflictError extends WsError {
 
 /** Some items of a bulk operation or import failed; the rest went through. Exit 5. */
 export class PartialFailureError extends WsError {
+  override readonly name: string = 'PartialFailureError';
   readonly failed: number;
   readonly total: number;
   constructor(message: string, failed: number, total: number, hint?: string) {
@@ -86,6 +92,7 @@ export class PartialFailureError extends WsError {
 
 /** Gave up waiting for a job. Exit 7. */
 export class WaitTimeoutError extends WsError {
+  override readonly name: string = 'WaitTimeoutError';
   constructor(message: string, hint?: string) {
     super(message, { exitCode: ExitCode.timeout, hint, code: 'timeout' });
   }
@@ -93,6 +100,7 @@ export class WaitTimeoutError extends WsError {
 
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). Exit 130. */
 export class InterruptedError extends WsError {
+  override readonly name: string = 'InterruptedError';
   constructor(message = 'Interrupted.', hint?: string) {
     super(message, { exitCode: ExitCode.interrupted, hint, code: 'interrupted' });
   }
@@ -100,6 +108,7 @@ export class InterruptedError extends WsError {
 
 /** The network failed: refused, reset, timed out, DNS. Exit 1. */
 export class NetworkError extends WsError {
+  override readonly name: string = 'NetworkError';
   constructor(message: string, opts: { hint?: string; cause?: unknown } = {}) {
     super(message, {
       exitCode: ExitCode.error,
@@ -112,6 +121,7 @@ export class NetworkError extends WsError {
 
 /** Every non-2xx answer of the API. */
 export class ApiError extends WsError {
+  override readonly name: string = 'ApiError';
   readonly status: number;
   readonly apiCode: string | undefined;
   readonly requestId: string | undefined;
