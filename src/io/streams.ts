@@ -7,11 +7,15 @@ export type Env = Record<string, string | undefined>;
 
 export interface IOStreamsInit {
   stdout: Writable;
-  stderr: Writable;
-  /** Or a function giving it when first used (opening process.stdin costs start-up time). */
+  /**
+   * stderr and stdin may be functions giving them when first used: opening process.stdin
+   * costs start-up time, and so does process.stderr on a pipe or a terminal (node:net), which
+   * a command that writes nothing there need not pay.
+   */
+  stderr: Writable | (() => Writable);
   stdin: Readable | (() => Readable);
   isStdoutTTY: boolean;
-  isStderrTTY: boolean;
+  isStderrTTY: boolean | (() => boolean);
   isStdinTTY: boolean | (() => boolean);
   env: Env;
   columns?: number;
@@ -53,45 +57,75 @@ export function colorLevel(env: Env, isTTY: boolean, flagOff: boolean): 0 | 1 | 
   return 1;
 }
 
+/** A value given at once, or by a function called the first time it is needed. */
+class Later<T extends object | boolean> {
+  private value: T | undefined;
+  private make: (() => T) | undefined;
+  constructor(value: T | (() => T)) {
+    if (typeof value === 'function') this.make = value as () => T;
+    else this.value = value;
+  }
+  get(): T {
+    if (this.make !== undefined) {
+      this.value = this.make();
+      this.make = undefined;
+    }
+    return this.value as T;
+  }
+}
+
 export class IOStreams {
   readonly stdout: Writable;
-  readonly stderr: Writable;
   readonly isStdoutTTY: boolean;
-  readonly isStderrTTY: boolean;
   readonly env: Env;
   readonly columns: number;
   quiet = false;
   debugEnabled = false;
   yes = false;
   noInput = false;
-  /** Colour for data on stdout (tables) and for messages on stderr. */
+  /** Colour for data on stdout (tables); `err` for messages on stderr. */
   out: ChalkInstance;
-  err: ChalkInstance;
+  private errChalk: ChalkInstance | undefined;
   private colorOff = false;
-  private stdinOf: Readable | (() => Readable);
-  private stdinTTYOf: boolean | (() => boolean);
+  private readonly stderrOf: Later<Writable>;
+  private readonly stderrTTYOf: Later<boolean>;
+  private readonly stdinOf: Later<Readable>;
+  private readonly stdinTTYOf: Later<boolean>;
 
   constructor(init: IOStreamsInit) {
     this.stdout = init.stdout;
-    this.stderr = init.stderr;
-    this.stdinOf = init.stdin;
+    this.stderrOf = new Later(init.stderr);
+    this.stdinOf = new Later(init.stdin);
     this.isStdoutTTY = init.isStdoutTTY;
-    this.isStderrTTY = init.isStderrTTY;
-    this.stdinTTYOf = init.isStdinTTY;
+    this.stderrTTYOf = new Later(init.isStderrTTY);
+    this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
     this.columns = init.columns ?? 100;
     this.out = new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, false) });
-    this.err = new Chalk({ level: colorLevel(this.env, this.isStderrTTY, false) });
+  }
+
+  get stderr(): Writable {
+    return this.stderrOf.get();
+  }
+
+  get isStderrTTY(): boolean {
+    return this.stderrTTYOf.get();
+  }
+
+  /** Colour for messages on stderr. */
+  get err(): ChalkInstance {
+    this.errChalk ??= new Chalk({
+      level: colorLevel(this.env, this.isStderrTTY, this.colorOff),
+    });
+    return this.errChalk;
   }
 
   get stdin(): Readable {
-    if (typeof this.stdinOf === 'function') this.stdinOf = this.stdinOf();
-    return this.stdinOf;
+    return this.stdinOf.get();
   }
 
   get isStdinTTY(): boolean {
-    if (typeof this.stdinTTYOf === 'function') this.stdinTTYOf = this.stdinTTYOf();
-    return this.stdinTTYOf;
+    return this.stdinTTYOf.get();
   }
 
   /** Apply the global flags once they are parsed. */
@@ -102,7 +136,7 @@ export class IOStreams {
     this.yes = flags.yes ?? false;
     this.noInput = (flags.noInput ?? false) || isTruthy(this.env.WS_NO_INPUT);
     this.out = new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, this.colorOff) });
-    this.err = new Chalk({ level: colorLevel(this.env, this.isStderrTTY, this.colorOff) });
+    this.errChalk = undefined;
   }
 
   /** A person can answer a prompt: both ends are terminals and nothing forbids asking. */
@@ -149,15 +183,21 @@ export class IOStreams {
     opts: { intervalMs?: number; now?: () => number } = {},
   ): Promise<Progress> {
     if (this.quiet) return silentProgress;
-    if (this.isStderrTTY) {
+    // A terminal that reports no width (a pseudo-terminal opened without a size, as `script`
+    // or some CI runners do) gets plain lines: the spinner would count its text as filling
+    // endless lines and never stop clearing them.
+    if (this.isStderrTTY && (this.stderr as Partial<NodeJS.WriteStream>).columns !== 0) {
       const { default: ora } = await import('ora');
       const spinner = ora({
         text,
         stream: this.stderr as NodeJS.WriteStream,
         isEnabled: true,
-        color: 'cyan',
+        // ws colours the frames itself: the bundle's chalk does not detect colour support
+        // (scripts/build.mjs), and this.err knows --no-color, NO_COLOR and FORCE_COLOR.
+        color: false,
       });
-      if (this.err.level === 0) spinner.color = 'white';
+      const { frames, interval } = spinner.spinner;
+      spinner.spinner = { interval, frames: frames.map((f) => this.err.cyan(f)) };
       spinner.start();
       return {
         update: (t) => {
@@ -208,10 +248,10 @@ export function isTruthy(value: string | undefined): boolean {
 export function systemIO(env: Env = process.env): IOStreams {
   return new IOStreams({
     stdout: process.stdout,
-    stderr: process.stderr,
+    stderr: () => process.stderr,
     stdin: () => process.stdin,
     isStdoutTTY: process.stdout.isTTY === true,
-    isStderrTTY: process.stderr.isTTY === true,
+    isStderrTTY: () => process.stderr.isTTY === true,
     isStdinTTY: () => process.stdin.isTTY === true,
     env,
     columns: process.stdout.columns,
