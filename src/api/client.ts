@@ -44,7 +44,6 @@ export interface RequestInit {
 
 export interface ApiResponse<T = unknown> {
   status: number;
-  statusText: string;
   headers: Record<string, string>;
   /** Parsed JSON, or undefined for an empty or non-JSON body. */
   body: T;
@@ -326,7 +325,6 @@ export class ApiClient {
       }
       return {
         status,
-        statusText: reason(status),
         headers: resHeaders,
         body: parsed as T,
         text,

@@ -3,10 +3,11 @@
 import { createRequire } from 'node:module';
 import { ApiError, ExitCode, type FieldError } from '../errors.ts';
 
-// node:http through require, not an ES import: on Node 24 an ES import of it also runs its
-// lazy exports, which load Node's own fetch (its undici, node:http2, tls, zlib, ...) on
-// every request ws makes.
-const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+// node:http for its status texts, loaded when one is first needed (an error, a trace, `ws
+// api -i`): loading it costs every request's start-up 2 ms. Through require, not an ES import:
+// on Node 24 an ES import of it also runs its lazy exports, which load Node's own fetch (its
+// undici, node:http2, tls, zlib, ...).
+let statusCodes: Record<number, string | undefined> | undefined;
 
 export interface RawAnswer {
   status: number;
@@ -19,7 +20,9 @@ export interface RawAnswer {
 }
 
 export function reason(status: number): string {
-  return STATUS_CODES[status] ?? '';
+  statusCodes ??= (createRequire(import.meta.url)('node:http') as typeof import('node:http'))
+    .STATUS_CODES;
+  return statusCodes[status] ?? '';
 }
 
 function str(v: unknown): string | undefined {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiResponse } from '../../api/client.ts';
+import { reason } from '../../api/errors.ts';
 import { type PageOf, paginate } from '../../api/paginate.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -40,7 +41,7 @@ function splitPath(path: string): { path: string; query: Record<string, string |
 }
 
 function printHead(deps: Deps, res: ApiResponse): void {
-  deps.io.println(`HTTP/1.1 ${res.status} ${res.statusText}`.trimEnd());
+  deps.io.println(`HTTP/1.1 ${res.status} ${reason(res.status)}`.trimEnd());
   for (const [k, v] of Object.entries(res.headers)) deps.io.println(`${k}: ${v}`);
   deps.io.println();
 }
