@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // The `ws` command: enable the module compile cache where Node has it, then run the bundle.
-import module from 'node:module';
+// This file and dist/ are CommonJS (see bin/package.json and scripts/build.mjs): Node 20's
+// ES module loader alone costs a command more start-up time than the rest of ws's loading.
+const { enableCompileCache } = require('node:module');
 
-if (typeof module.enableCompileCache === 'function') {
+if (typeof enableCompileCache === 'function') {
   try {
-    module.enableCompileCache();
+    enableCompileCache();
   } catch {
     // A read-only cache directory only costs speed.
   }
 }
 
-const { main } = await import('../dist/ws.js');
-process.exitCode = await main(process.argv.slice(2));
+require('../dist/ws.js')
+  .main(process.argv.slice(2))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -6,20 +6,16 @@
 //      imported (everything `src/main.ts` imports statically) joins the main file instead of
 //      a small shared chunk, so start-up reads a few files instead of dozens, and esbuild
 //      minifies each output file.
+// The output is CommonJS (dist/package.json says so; bin/ws.js is CommonJS too), with lazy
+// parts loaded by require(): Node 20's ES module loader (its resolution, file reads through
+// fs/promises and module linking) cost every command 25-30 ms of start-up, more than
+// compiling and running ws's main file. The sources stay ES modules.
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { isBuiltin } from 'node:module';
-import { basename, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { basename, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
@@ -43,10 +39,24 @@ const undiciLib = join(root, 'node_modules', 'undici', 'lib');
  *   built-in modules a request would load. commander requires node:child_process (and with
  *   it node:net and node:dgram) for subcommands that are separate executables, which ws
  *   does not have.
- * - `file`: left out of the bundle, copied next to the chunks and required from there.
- *   undici carries llhttp compiled twice, as base64 text: with SIMD instructions, and
- *   without them for machines that lack them; the second (72 KB of text Node would read and
- *   compile with the HTTP client on every request) is read only on such a machine.
+ * - `assert`: undici checks its own invariants with `assert(value)`; the stand-in checks the
+ *   value itself and loads node:assert (2 ms of every request's start-up) only to throw
+ *   its AssertionError when one fails. Any other use of the module loads it.
+ * - `stub`: replaced by the given CommonJS source. chalk detects colour support when it
+ *   loads, through node:tty (which loads node:net and node:stream); ws decides colour
+ *   itself (`colorLevel` in src/io/streams.ts: --no-color, NO_COLOR, FORCE_COLOR, the
+ *   terminal) and gives every chalk instance its level, so chalk's own detection says none.
+ *   undici reads two things of node:http (2 ms of every request's start-up) as it loads: the
+ *   default limit on response headers, Node's 16 KiB unless node runs with
+ *   --max-http-header-size, which ws does not; and the class of node:http's incoming
+ *   messages, to unhook one from its socket when it is destroyed as a request body, which
+ *   ws never sends.
+ * - `wasm`: undici carries llhttp compiled to WebAssembly twice, as base64 text in
+ *   JavaScript: with SIMD instructions, and without them for machines that lack them (or
+ *   with UNDICI_NO_WASM_SIMD=1). Each is written next to the chunks as a .wasm file that the
+ *   stand-in reads from its chunk's directory (`__dirname`: the output is CommonJS), so a
+ *   request neither compiles 2 × 72 KB of text nor decodes it, and the second file is read
+ *   only on such a machine.
  */
 const SUBSTITUTES = [
   {
@@ -55,14 +65,64 @@ const SUBSTITUTES = [
     as: 'lazy',
   },
   { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process', as: 'lazy' },
+  { importer: join('undici', 'lib', sep), request: 'node:assert', as: 'assert' },
+  {
+    importer: join('chalk', 'source', 'index.js'),
+    request: '#supports-color',
+    as: 'stub',
+    contents: 'module.exports = { stdout: false, stderr: false };',
+  },
+  {
+    importer: join('undici', 'lib', 'dispatcher', 'client.js'),
+    request: 'node:http',
+    as: 'stub',
+    contents: 'module.exports = { maxHeaderSize: 16 * 1024 };',
+  },
+  {
+    importer: join('undici', 'lib', 'core', 'util.js'),
+    request: 'node:http',
+    as: 'stub',
+    contents: 'module.exports = { IncomingMessage: class IncomingMessage {} };',
+  },
+  {
+    importer: join('undici', 'lib', 'dispatcher', 'client-h1.js'),
+    request: '../llhttp/llhttp_simd-wasm.js',
+    as: 'wasm',
+    file: 'llhttp-simd',
+  },
   {
     importer: join('undici', 'lib', 'dispatcher', 'client-h1.js'),
     request: '../llhttp/llhttp-wasm.js',
-    as: 'file',
-    from: join(undiciLib, 'llhttp', 'llhttp-wasm.js'),
-    file: 'llhttp-wasm.cjs',
+    as: 'wasm',
+    file: 'llhttp',
   },
 ];
+
+/** The CommonJS source that stands in for `x.request` (see SUBSTITUTES). */
+function standIn(x) {
+  const load = `let real;
+const load = () => (real ??= require(${JSON.stringify(x.request)}));`;
+  switch (x.as) {
+    case 'stub':
+      return x.contents;
+    case 'wasm':
+      return `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(`${x.file}.wasm`)}));`;
+    case 'assert':
+      return `${load}
+module.exports = new Proxy(function assert() {}, {
+  apply: (_target, self, argv) => (argv[0] ? undefined : Reflect.apply(load(), self, argv)),
+  get: (_target, key) => load()[key],
+});`;
+    case 'lazy':
+      return `${load}
+module.exports = new Proxy(function () {}, {
+  apply: (_target, self, argv) => Reflect.apply(load(), self, argv),
+  get: (_target, key) => load()[key],
+});`;
+    default:
+      throw new Error(`unknown substitute kind ${x.as}`);
+  }
+}
 
 const substitutes = {
   name: 'substitutes',
@@ -70,26 +130,40 @@ const substitutes = {
     const literal = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     const filter = new RegExp(`^(${SUBSTITUTES.map((x) => literal(x.request)).join('|')})$`);
     b.onResolve({ filter }, (args) => {
-      if (args.namespace === 'lazy') return null;
+      if (args.namespace === 'stand-in') return null;
       const x = SUBSTITUTES.find(
-        (x) => x.request === args.path && args.importer.endsWith(x.importer),
+        (x) =>
+          x.request === args.path &&
+          (x.importer.endsWith(sep)
+            ? args.importer.includes(x.importer)
+            : args.importer.endsWith(x.importer)),
       );
       if (x === undefined) return null;
-      if (x.as === 'file') return { path: `./${x.file}`, external: true };
-      return { path: args.path, namespace: 'lazy', pluginData: args.resolveDir };
+      // One module per entry (two entries may stand in for the same request).
+      return {
+        path: `${args.path}#${SUBSTITUTES.indexOf(x)}`,
+        namespace: 'stand-in',
+        pluginData: { resolveDir: args.resolveDir, x },
+      };
     });
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: `let real;
-const load = () => (real ??= require(${JSON.stringify(args.path)}));
-module.exports = new Proxy(function () {}, {
-  apply: (_target, self, argv) => Reflect.apply(load(), self, argv),
-  get: (_target, key) => load()[key],
-});`,
+    b.onLoad({ filter: /.*/, namespace: 'stand-in' }, (args) => ({
+      contents: standIn(args.pluginData.x),
       loader: 'js',
-      resolveDir: args.pluginData,
+      resolveDir: args.pluginData.resolveDir,
     }));
   },
 };
+
+/** Writes the .wasm files (SUBSTITUTES `wasm`) next to the chunks. */
+function writeWasm(chunksDir) {
+  const requireFrom = createRequire(join(undiciLib, 'dispatcher', 'client-h1.js'));
+  for (const x of SUBSTITUTES) {
+    if (x.as !== 'wasm') continue;
+    const bytes = requireFrom(x.request);
+    if (!WebAssembly.validate(bytes)) throw new Error(`${x.request} is not WebAssembly`);
+    writeFileSync(join(chunksDir, `${x.file}.wasm`), bytes);
+  }
+}
 rmSync(dist, { recursive: true, force: true });
 rmSync(stage, { recursive: true, force: true });
 
@@ -101,7 +175,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target,
-  keepNames: true,
+  // Minified names are not kept (keepNames would define `name` on every function and
+  // class as it is created: 10% more code to compile and run at start-up); ws's errors name
+  // themselves (src/errors.ts).
   sourcemap: 'external',
   sourcesContent: false,
   legalComments: 'none',
@@ -128,10 +204,9 @@ const minify = {
   name: 'minify',
   async renderChunk(code) {
     const out = await transform(code, {
-      format: 'esm',
+      format: 'cjs',
       target,
       minify: minified,
-      keepNames: true,
       legalComments: 'none',
       sourcemap: 'external',
     });
@@ -167,7 +242,7 @@ const bundle = await rollup({
 });
 await bundle.write({
   dir: dist,
-  format: 'es',
+  format: 'cjs',
   // No empty imports of a chunk's transitive dependencies (they help browsers fetch in
   // parallel; Node reads files as it links them).
   hoistTransitiveImports: false,
@@ -198,16 +273,14 @@ await bundle.write({
   chunkFileNames: (chunk) => `chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, '')}-[hash].js`,
   sourcemap: true,
   sourcemapExcludeSources: true,
-  // Bundled CommonJS packages (undici, cli-table3) call require() for node builtins.
-  banner:
-    "import { createRequire as __wsCreateRequire } from 'node:module'; const require = __wsCreateRequire(import.meta.url);",
   plugins: [minify],
 });
 await bundle.close();
-// Required relative to the chunk that holds their importer (createRequire of its own URL).
-for (const x of SUBSTITUTES)
-  if (x.as === 'file') copyFileSync(x.from, join(dist, 'chunks', x.file));
+// Next to the chunks: the chunk that holds undici's HTTP/1 client reads them from its directory.
+writeWasm(join(dist, 'chunks'));
 rmSync(stage, { recursive: true, force: true });
+// The package is "type": "module"; dist/ is not.
+writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 // Shell completions are generated from the command tree of the build.
 mkdirSync(new URL('../completions', import.meta.url), { recursive: true });
 for (const [shell, file] of [

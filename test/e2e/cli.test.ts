@@ -2,8 +2,7 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { closeSync, cpSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -245,13 +244,16 @@ describe('the ws binary', () => {
   it('keeps start-up light: built-in modules loaded by --version and auth status', async () => {
     // What each command makes Node load, read from process.moduleLoadList after main()
     // returns; bench/startup.mjs measures what these modules cost.
-    const loaded = (args: string[], extra: Record<string, string> = {}) => {
-      const script = `const { main } = await import(${JSON.stringify(`${ROOT}dist/ws.js`)});
-const code = await main(${JSON.stringify(args)});
-process.stderr.write(JSON.stringify({ code, modules: process.moduleLoadList }));`;
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    const loaded = (args: string[], extra: Record<string, string> = {}, stdout?: number) => {
+      const script = `const { main } = require(${JSON.stringify(`${ROOT}dist/ws.js`)});
+main(${JSON.stringify(args)}).then((code) => {
+  const modules = [...process.moduleLoadList];
+  process.stderr.write(JSON.stringify({ code, modules }));
+});`;
+      const r = spawnSync(process.execPath, ['-e', script], {
         env: { ...env(), ...extra },
         encoding: 'utf8',
+        ...(stdout === undefined ? {} : { stdio: ['pipe', stdout, 'pipe'] }),
       });
       const out = JSON.parse(r.stderr.slice(r.stderr.lastIndexOf('{"code"'))) as {
         code: number;
@@ -263,6 +265,16 @@ process.stderr.write(JSON.stringify({ code, modules: process.moduleLoadList }));
     const version = loaded(['--version']);
     for (const m of ['http', 'crypto', 'fs/promises', 'child_process', 'perf_hooks'])
       assert.ok(!version.has(m), `ws --version loads ${m}`);
+    // Printed into a file, with nothing for stderr (a pipe): no terminal or socket code.
+    const file = join(dir, 'version.txt');
+    const fd = openSync(file, 'w');
+    try {
+      const quiet = loaded(['--version'], {}, fd);
+      for (const m of ['tty', 'net']) assert.ok(!quiet.has(m), `ws --version > file loads ${m}`);
+    } finally {
+      closeSync(fd);
+    }
+    assert.match(readFileSync(file, 'utf8'), /^\d+\.\d+\.\d+\n$/);
     const { child, ready } = await startForeground(['--quiet', '--no-profile']);
     try {
       const auth = loaded(['auth', 'status'], {
@@ -270,28 +282,74 @@ process.stderr.write(JSON.stringify({ code, modules: process.moduleLoadList }));
         WS_TEAM_ID: ready.team_id,
         WS_API_KEY: ready.api_key,
       });
-      assert.ok(auth.has('http'), 'the request went through undici over node:http');
+      assert.ok(auth.has('net'), 'the request went through a socket');
       // undici's HTTP/2 client (node:http2, and with it tls and crypto) loads only for a
-      // connection that negotiates HTTP/2, which ws never asks for.
-      for (const m of ['http2', 'tls', 'crypto', 'perf_hooks'])
+      // connection that negotiates HTTP/2, which ws never asks for; node:http (status texts)
+      // only for an error or a trace, node:assert only for a failed assertion.
+      for (const m of ['http2', 'tls', 'crypto', 'perf_hooks', 'http', 'assert', 'tty'])
         assert.ok(!auth.has(m), `ws auth status loads ${m}`);
+      // ... where the status text is still there when one is shown.
+      const head = spawnSync(process.execPath, [BIN, 'api', 'GET', '/v2/nowhere', '-i'], {
+        env: {
+          ...env(),
+          WS_BASE_URL: ready.url,
+          WS_TEAM_ID: ready.team_id,
+          WS_API_KEY: ready.api_key,
+        },
+        encoding: 'utf8',
+      });
+      assert.equal(head.status, 4, head.stderr);
+      assert.match(head.stdout, /^HTTP\/1\.1 404 Not Found\n/);
     } finally {
       child.kill('SIGTERM');
       await exited(child);
     }
   });
 
-  it("ships undici's parser for machines without SIMD next to the chunk that requires it", () => {
-    const chunks = join(ROOT, 'dist', 'chunks');
-    const client = readdirSync(chunks).filter(
-      (f) => f.endsWith('.js') && readFileSync(join(chunks, f), 'utf8').includes('llhttp-wasm.cjs'),
-    );
-    assert.equal(client.length, 1, 'one chunk requires the fallback parser');
-    const wasm = createRequire(join(chunks, client[0]!))('./llhttp-wasm.cjs') as Buffer;
-    const { WebAssembly } = globalThis as unknown as {
-      WebAssembly: { validate(bytes: Buffer): boolean };
-    };
-    assert.ok(WebAssembly.validate(wasm), 'the fallback is a WebAssembly module');
+  it("parses responses with undici's WebAssembly files, the SIMD one or the fallback", async () => {
+    // The build writes both parsers next to the chunks as .wasm files (scripts/build.mjs);
+    // a copy of the build shows which one a request reads.
+    const copy = tempConfigDir();
+    const { child, ready } = await startForeground(['--quiet', '--no-profile']);
+    try {
+      cpSync(join(ROOT, 'bin'), join(copy.dir, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist'), join(copy.dir, 'dist'), { recursive: true });
+      const status = (bin: string, extra: Record<string, string> = {}) =>
+        spawnSync(process.execPath, [bin, 'auth', 'status', '--retries', '0', '--json'], {
+          env: {
+            ...env(),
+            WS_BASE_URL: ready.url,
+            WS_TEAM_ID: ready.team_id,
+            WS_API_KEY: ready.api_key,
+            ...extra,
+          },
+          encoding: 'utf8',
+        });
+      const copied = join(copy.dir, 'bin', 'ws.js');
+      const chunks = join(copy.dir, 'dist', 'chunks');
+      for (const [bin, extra] of [
+        [BIN, {}],
+        [BIN, { UNDICI_NO_WASM_SIMD: '1' }],
+        [copied, {}],
+      ] as const) {
+        const r = status(bin, extra);
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(JSON.parse(r.stdout).status, 'ok');
+      }
+      // Without the SIMD file, as on a machine without SIMD, the fallback parses.
+      rmSync(join(chunks, 'llhttp-simd.wasm'));
+      const fallback = status(copied);
+      assert.equal(fallback.status, 0, fallback.stderr);
+      // Without either, no request gets an answer: the files are what the client reads.
+      rmSync(join(chunks, 'llhttp.wasm'));
+      const none = status(copied);
+      assert.equal(none.status, 1);
+      assert.match(none.stderr, /llhttp\.wasm/);
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+      copy.cleanup();
+    }
   });
 
   it('ships completion scripts that match the command tree', () => {
