@@ -65,7 +65,14 @@ const baseline = median(times['node -e 0']);
 console.log(`node ${process.version}, ${runs} runs each, median wall time`);
 for (const [name, xs] of Object.entries(times)) {
   const m = median(xs);
+  const over = name === 'node -e 0' ? '' : `   (+${(m - baseline).toFixed(1)} ms)`;
   console.log(
-    `${name.padEnd(16)} ${m.toFixed(1).padStart(7)} ms   ${(m / baseline).toFixed(2)}x node -e 0`,
+    `${name.padEnd(16)} ${m.toFixed(1).padStart(7)} ms   ${(m / baseline).toFixed(2)}x node -e 0${over}`,
   );
 }
+// Node 20 reads the certificates NODE_EXTRA_CA_CERTS names as every process starts, node -e 0
+// included: the ratios then compare ws's own time against a larger baseline.
+if (process.env.NODE_EXTRA_CA_CERTS)
+  console.log(
+    `NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): every process above loaded it; run with it unset to compare without it.`,
+  );

@@ -10,7 +10,7 @@ export class TokenBucket {
   constructor(
     readonly ratePerSecond: number,
     readonly burst = 1,
-    private readonly now: () => number = () => monotonicMs(),
+    private readonly now: () => number = monotonicMs,
   ) {
     this.tokens = burst;
     this.last = this.now();
