@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `ws` command: enable the module compile cache where Node has it, then run the bundle.
+// The `ws` command: enable the module compile cache where Node has it (and source maps with
+// --debug), then run the bundle.
 // This file and dist/ are CommonJS (see bin/package.json and scripts/build.mjs): Node 20's
 // ES module loader alone costs a command more start-up time than the rest of ws's loading.
 const { enableCompileCache } = require('node:module');
@@ -12,8 +13,18 @@ if (typeof enableCompileCache === 'function') {
   }
 }
 
+// With --debug (or WS_DEBUG), stack traces name ws's sources (src/*.ts) instead of positions
+// in the minified bundle: dist/ carries source maps. Enabled before the bundle loads, since
+// Node reads a file's map as it compiles it; off otherwise (reading the maps costs time).
+const args = process.argv.slice(2);
+const end = args.indexOf('--');
+const debugFlag = args.slice(0, end === -1 ? args.length : end).includes('--debug');
+const debugEnv = process.env.WS_DEBUG;
+if (debugFlag || (debugEnv && debugEnv !== '0' && debugEnv.toLowerCase() !== 'false'))
+  process.setSourceMapsEnabled(true);
+
 require('../dist/ws.js')
-  .main(process.argv.slice(2))
+  .main(args)
   .then((code) => {
     process.exitCode = code;
   });

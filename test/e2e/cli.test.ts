@@ -24,9 +24,9 @@ const env = () => ({
   WS_BASE_URL: '',
 });
 
-function ws(args: string[], input?: string) {
+function ws(args: string[], input?: string, extra: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
-    env: env(),
+    env: { ...env(), ...extra },
     input: input ?? '',
     encoding: 'utf8',
   });
@@ -86,6 +86,23 @@ describe('the ws binary', () => {
     for (const noun of ['profile', 'auth', 'whoami', 'api', 'sandbox', 'completion'])
       assert.match(h.stdout, new RegExp(`\\n  ${noun}\\b`));
     assert.equal(h.stderr, '');
+  });
+
+  it('with --debug or WS_DEBUG, a stack trace names the sources (src/*.ts), not the bundle', () => {
+    const plain = ws(['profile', 'show', '--bogus']);
+    assert.equal(plain.code, 2);
+    assert.doesNotMatch(plain.stderr, /\n\s+at /);
+    for (const r of [
+      ws(['profile', 'show', '--bogus', '--debug']),
+      ws(['profile', 'show', '--bogus'], '', { WS_DEBUG: '1' }),
+    ]) {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /UsageError: Unknown option '--bogus'\n\s+at .*\bsrc\/[\w/]+\.ts:\d+:\d+/,
+      );
+      assert.doesNotMatch(r.stderr, /dist\/ws\.js:/);
+    }
   });
 
   it('starts a sandbox in the foreground: one JSON line, a saved profile, and a clean stop on SIGINT', async () => {
