@@ -19,6 +19,7 @@ if (typeof enableCompileCache === 'function') {
 const args = process.argv.slice(2);
 const end = args.indexOf('--');
 const debugFlag = args.slice(0, end === -1 ? args.length : end).includes('--debug');
+// WS_DEBUG is read as src/io/streams.ts's isTruthy reads it (the bundle is not loaded yet).
 const debugEnv = process.env.WS_DEBUG;
 if (debugFlag || (debugEnv && debugEnv !== '0' && debugEnv.toLowerCase() !== 'false'))
   process.setSourceMapsEnabled(true);
