@@ -83,8 +83,7 @@ export class IOStreams {
   debugEnabled = false;
   yes = false;
   noInput = false;
-  /** Colour for data on stdout (tables); `err` for messages on stderr. */
-  out: ChalkInstance;
+  private outChalk: ChalkInstance | undefined;
   private errChalk: ChalkInstance | undefined;
   private colorOff = false;
   private readonly stderrOf: Later<Writable>;
@@ -101,7 +100,6 @@ export class IOStreams {
     this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
     this.columns = init.columns ?? 100;
-    this.out = new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, false) });
   }
 
   get stderr(): Writable {
@@ -112,11 +110,15 @@ export class IOStreams {
     return this.stderrTTYOf.get();
   }
 
-  /** Colour for messages on stderr. */
+  /** Colour for data on stdout (tables), made when first used and again after configure(). */
+  get out(): ChalkInstance {
+    this.outChalk ??= new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, this.colorOff) });
+    return this.outChalk;
+  }
+
+  /** Colour for messages on stderr, as `out` is made. */
   get err(): ChalkInstance {
-    this.errChalk ??= new Chalk({
-      level: colorLevel(this.env, this.isStderrTTY, this.colorOff),
-    });
+    this.errChalk ??= new Chalk({ level: colorLevel(this.env, this.isStderrTTY, this.colorOff) });
     return this.errChalk;
   }
 
@@ -135,7 +137,7 @@ export class IOStreams {
     this.debugEnabled = (flags.debug ?? false) || isTruthy(this.env.WS_DEBUG);
     this.yes = flags.yes ?? false;
     this.noInput = (flags.noInput ?? false) || isTruthy(this.env.WS_NO_INPUT);
-    this.out = new Chalk({ level: colorLevel(this.env, this.isStdoutTTY, this.colorOff) });
+    this.outChalk = undefined;
     this.errChalk = undefined;
   }
 
