@@ -100,25 +100,24 @@ const SUBSTITUTES = [
 
 /** The CommonJS source that stands in for `x.request` (see SUBSTITUTES). */
 function standIn(x) {
-  const load = `let real;
-const load = () => (real ??= require(${JSON.stringify(x.request)}));`;
+  // The real module, required when first used; `apply` decides what a call does.
+  const proxy = (apply) => `let real;
+const load = () => (real ??= require(${JSON.stringify(x.request)}));
+module.exports = new Proxy(function () {}, {
+  apply: ${apply},
+  get: (_target, key) => load()[key],
+});`;
   switch (x.as) {
     case 'stub':
       return x.contents;
     case 'wasm':
       return `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(`${x.file}.wasm`)}));`;
     case 'assert':
-      return `${load}
-module.exports = new Proxy(function assert() {}, {
-  apply: (_target, self, argv) => (argv[0] ? undefined : Reflect.apply(load(), self, argv)),
-  get: (_target, key) => load()[key],
-});`;
+      return proxy(
+        '(_target, self, argv) => (argv[0] ? undefined : Reflect.apply(load(), self, argv))',
+      );
     case 'lazy':
-      return `${load}
-module.exports = new Proxy(function () {}, {
-  apply: (_target, self, argv) => Reflect.apply(load(), self, argv),
-  get: (_target, key) => load()[key],
-});`;
+      return proxy('(_target, self, argv) => Reflect.apply(load(), self, argv)');
     default:
       throw new Error(`unknown substitute kind ${x.as}`);
   }
