@@ -16,7 +16,7 @@ import { ApiError, NotFoundError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { closest } from '../query/suggest.ts';
-
+import { isUuid } from '../util/guards.ts';
 import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
 import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
 
@@ -243,8 +243,6 @@ export async function updateCachedDefinitions(
   await writeCache(deps, p, data);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The definition with this id or slug (slugs also match ignoring case), or undefined.
  * Several definitions with the slug (list-scoped ones of different lists) are a usage
@@ -255,7 +253,7 @@ export function lookupDefinition(
   slugOrId: string,
 ): PropertyDefinition | undefined {
   const key = slugOrId.trim();
-  if (UUID.test(key)) {
+  if (isUuid(key)) {
     const byId = defs.find((d) => d.id.toLowerCase() === key.toLowerCase());
     if (byId) return byId;
   }

@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import spec from '../generated/openapi.json' with { type: 'json' };
+import { isPlainObject } from '../util/guards.ts';
 import type {
   Contract,
   FieldError,
@@ -64,17 +65,13 @@ const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 const addFormats = formatsModule.default;
 
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Follows a local JSON pointer (`#/a/b`) inside the document. */
 function pointer(doc: Obj, ref: string): unknown {
   if (!ref.startsWith('#')) throw new Error(`contract: only local $refs are supported, got ${ref}`);
   let node: unknown = doc;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isObj(node) || Array.isArray(node) ? (node as Obj)[key] : undefined;
+    node = isPlainObject(node) || Array.isArray(node) ? (node as Obj)[key] : undefined;
     if (node === undefined) throw new Error(`contract: unresolvable $ref ${ref}`);
   }
   return node;
@@ -83,7 +80,7 @@ function pointer(doc: Obj, ref: string): unknown {
 /** Resolves an OpenAPI-level object that may be a `$ref` (parameters, responses, headers, bodies). */
 function deref<T>(doc: Obj, node: unknown): T {
   let current = node;
-  for (let hops = 0; isObj(current) && typeof current.$ref === 'string'; hops++) {
+  for (let hops = 0; isPlainObject(current) && typeof current.$ref === 'string'; hops++) {
     if (hops > 20) throw new Error('contract: $ref cycle');
     current = pointer(doc, current.$ref);
   }
@@ -93,7 +90,7 @@ function deref<T>(doc: Obj, node: unknown): T {
 /** Copy of a schema whose local `$ref`s point into the registered root, so it compiles standalone. */
 function absolutize(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(absolutize);
-  if (!isObj(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Obj = {};
   for (const [key, value] of Object.entries(node)) {
     out[key] =
@@ -107,10 +104,10 @@ function absolutize(node: unknown): unknown {
 /** Copy of the component schemas in the form Ajv takes: its discriminator does not support `mapping`. */
 function forAjv(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(forAjv);
-  if (!isObj(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Obj = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'discriminator' && isObj(value)) {
+    if (key === 'discriminator' && isPlainObject(value)) {
       const { mapping: _mapping, ...rest } = value;
       out[key] = rest;
     } else {
@@ -159,13 +156,13 @@ class LoadedContract implements Contract {
 
   constructor(doc: Obj) {
     this.doc = doc;
-    const paths = isObj(doc.paths) ? doc.paths : {};
+    const paths = isPlainObject(doc.paths) ? doc.paths : {};
     for (const [path, rawItem] of Object.entries(paths)) {
       const pathItem = deref<Obj>(doc, rawItem);
       const methods = new Map<string, string>();
       for (const method of METHODS) {
         const op = pathItem[method];
-        if (!isObj(op) || typeof op.operationId !== 'string') continue;
+        if (!isPlainObject(op) || typeof op.operationId !== 'string') continue;
         const info = {
           operationId: op.operationId,
           method: method.toUpperCase(),
@@ -268,7 +265,7 @@ class LoadedContract implements Contract {
   ): string[] {
     const info = this.info(operationId);
     const label = `${operationId} ${res.status}`;
-    const responses = isObj(info.op.responses) ? info.op.responses : {};
+    const responses = isPlainObject(info.op.responses) ? info.op.responses : {};
     const key = [String(res.status), `${Math.floor(res.status / 100)}XX`, 'default'].find(
       (k) => k in responses,
     );
@@ -321,7 +318,7 @@ class LoadedContract implements Contract {
     for (const keyword of ['components', 'example', 'externalDocs', 'xml', MESSAGES_KEYWORD]) {
       ajv.addKeyword({ keyword });
     }
-    const components = isObj(this.doc.components) ? this.doc.components : {};
+    const components = isPlainObject(this.doc.components) ? this.doc.components : {};
     ajv.addSchema(
       { $id: ROOT_ID, components: { schemas: forAjv(components.schemas ?? {}) } },
       undefined,
@@ -333,11 +330,11 @@ class LoadedContract implements Contract {
   }
 
   private jsonSchemaOf(content: unknown): Obj | undefined {
-    if (!isObj(content)) return undefined;
+    if (!isPlainObject(content)) return undefined;
     const media =
       content['application/json'] ??
       Object.entries(content).find(([type]) => /json/i.test(type))?.[1];
-    return isObj(media) && isObj(media.schema) ? media.schema : undefined;
+    return isPlainObject(media) && isPlainObject(media.schema) ? media.schema : undefined;
   }
 
   private parameters(info: OperationInfo): Parameter[] {
@@ -401,7 +398,7 @@ class LoadedContract implements Contract {
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) actual.set(name.toLowerCase(), value);
     }
-    const declared = isObj(response.headers) ? response.headers : {};
+    const declared = isPlainObject(response.headers) ? response.headers : {};
     for (const [name, raw] of Object.entries(declared)) {
       const header = deref<Obj>(this.doc, raw);
       const value = actual.get(name.toLowerCase());
@@ -409,7 +406,7 @@ class LoadedContract implements Contract {
         if (header.required) problems.push(`${label}: header ${name} is missing`);
         continue;
       }
-      const schema = isObj(header.schema) ? header.schema : {};
+      const schema = isPlainObject(header.schema) ? header.schema : {};
       const key = `${cacheKey} ${name.toLowerCase()}`;
       let validate = this.headerValidators.get(key);
       if (!validate) {
@@ -432,7 +429,7 @@ class LoadedContract implements Contract {
   /** JSON types a schema admits, following `$ref`s and combinators. */
   private typesOf(schema: unknown, depth = 0): Set<string> {
     const types = new Set<string>();
-    if (!isObj(schema) || depth > 10) return types;
+    if (!isPlainObject(schema) || depth > 10) return types;
     if (typeof schema.$ref === 'string') {
       for (const t of this.typesOf(pointer(this.doc, schema.$ref), depth + 1)) types.add(t);
     }
@@ -451,7 +448,7 @@ class LoadedContract implements Contract {
   }
 
   private itemsOf(schema: unknown, depth = 0): unknown {
-    if (!isObj(schema) || depth > 10) return undefined;
+    if (!isPlainObject(schema) || depth > 10) return undefined;
     if (schema.items !== undefined) return schema.items;
     if (typeof schema.$ref === 'string')
       return this.itemsOf(pointer(this.doc, schema.$ref), depth + 1);
@@ -485,16 +482,18 @@ class LoadedContract implements Contract {
   /** The enum of a discriminator's tag, read from the tag's `const`/`enum` in each branch. */
   private discriminatorValues(parent: unknown, tag: string): string[] {
     const values: string[] = [];
-    if (!isObj(parent) || !Array.isArray(parent.oneOf)) return values;
+    if (!isPlainObject(parent) || !Array.isArray(parent.oneOf)) return values;
     for (const branch of parent.oneOf) {
       let sub: unknown = branch;
-      if (isObj(sub) && typeof sub.$ref === 'string') {
+      if (isPlainObject(sub) && typeof sub.$ref === 'string') {
         const ref = sub.$ref.startsWith(ROOT_ID) ? sub.$ref.slice(ROOT_ID.length) : sub.$ref;
         sub = pointer(this.doc, ref);
       }
-      const prop = isObj(sub) && isObj(sub.properties) ? sub.properties[tag] : undefined;
-      if (isObj(prop) && prop.const !== undefined) values.push(String(prop.const));
-      else if (isObj(prop) && Array.isArray(prop.enum)) values.push(...prop.enum.map(String));
+      const prop =
+        isPlainObject(sub) && isPlainObject(sub.properties) ? sub.properties[tag] : undefined;
+      if (isPlainObject(prop) && prop.const !== undefined) values.push(String(prop.const));
+      else if (isPlainObject(prop) && Array.isArray(prop.enum))
+        values.push(...prop.enum.map(String));
     }
     return values;
   }
@@ -554,8 +553,8 @@ class LoadedContract implements Contract {
 
   private customMessage(e: ErrorObject): string | undefined {
     const parent = e.parentSchema;
-    const messages = isObj(parent) ? parent[MESSAGES_KEYWORD] : undefined;
-    const message = isObj(messages) ? messages[e.keyword] : undefined;
+    const messages = isPlainObject(parent) ? parent[MESSAGES_KEYWORD] : undefined;
+    const message = isPlainObject(messages) ? messages[e.keyword] : undefined;
     return typeof message === 'string' ? message : undefined;
   }
 
@@ -662,7 +661,7 @@ class LoadedContract implements Contract {
       case 'discriminator': {
         const tag = String(p.tag);
         path.push(tag);
-        const value = isObj(e.data) ? e.data[tag] : undefined;
+        const value = isPlainObject(e.data) ? e.data[tag] : undefined;
         if (p.error === 'tag' && value === undefined) {
           code = 'required';
           message = 'is required';

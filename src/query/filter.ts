@@ -1,5 +1,6 @@
 // A filter from the flags: --where (repeatable), --filter-json (the raw array) and --or.
 import { UsageError } from '../errors.ts';
+import { isPlainObject } from '../util/guards.ts';
 import { checkPath, type SlugContext } from './slugs.ts';
 import { didYouMean } from './suggest.ts';
 import { type Combinator, type Filter, OPERATORS, operatorNamed, parseWhere } from './where.ts';
@@ -22,10 +23,6 @@ export interface BuiltFilter {
 
 const EXAMPLE = `e.g. --filter-json '[{"amount":{">=":"1000"}},{"stage":{"in":["won","lost"]}}]'`;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Parse --filter-json: an array of `{ slug: { operator: value } }`, slugs checked. */
 export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] {
   let parsed: unknown;
@@ -42,7 +39,7 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
   }
   parsed.forEach((entry, i) => {
     const where = `--filter-json (item ${i + 1})`;
-    if (!isObject(entry) || Object.keys(entry).length === 0) {
+    if (!isPlainObject(entry) || Object.keys(entry).length === 0) {
       throw new UsageError(
         `${where} must be an object {"slug": {"operator": value}}, not ${JSON.stringify(entry)}.`,
         EXAMPLE,
@@ -50,7 +47,7 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
     }
     for (const [path, comparison] of Object.entries(entry)) {
       checkPath(path, opts, where);
-      if (!isObject(comparison) || Object.keys(comparison).length === 0) {
+      if (!isPlainObject(comparison) || Object.keys(comparison).length === 0) {
         throw new UsageError(
           `${where}: the value of "${path}" must be an object {"operator": value}, not ${JSON.stringify(comparison)}.`,
           EXAMPLE,

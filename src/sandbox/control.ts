@@ -10,11 +10,11 @@
 //   POST /__sandbox/faults           body with any of fail_rate, fail_after_commit,
 //                                    latency_ms, rate_limit → current faults
 
+import { isPlainObject } from '../util/guards.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
 import { checkFaultSettings, type FaultSettings } from './faults.ts';
 import type { ControlRoute, Reply, RequestContext } from './resource.ts';
-import { isPlainObject } from './store.ts';
 
 /** Largest clock step accepted: 100 years keeps every date valid. */
 const MAX_ADVANCE_SECONDS = 100 * 365.25 * 24 * 60 * 60;

@@ -11,16 +11,10 @@
 // file and go away with reset(). Requests in flight are only tracked in memory.
 
 import { createHash } from 'node:crypto';
+import { isPlainObject } from '../util/guards.ts';
 import { SandboxError } from './errors.ts';
 import type { Reply } from './resource.ts';
-import {
-  defineSlice,
-  isPlainObject,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from './store.ts';
+import { defineSlice, type Slice, type SliceContext, SnapshotError, type Store } from './store.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);

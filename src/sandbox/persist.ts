@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isPlainObject } from './store.ts';
+
+import { isPlainObject } from '../util/guards.ts';
 
 export const DATA_FILE_FORMAT = 'ws-sandbox-data';
 export const DATA_FILE_VERSION = 1;

@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
+import { isUuid } from '../util/guards.ts';
 import { controlRoutes } from './control.ts';
 import { checkFaultSettings, type FaultSettings, Faults } from './faults.ts';
 import { idempotencySlice } from './idempotency.ts';
@@ -67,8 +68,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Start a sandbox serving `resources` (the built-in ones by default; tests add their own
  * routes here) plus the control endpoints.
@@ -84,7 +83,7 @@ export async function launchSandbox(
   const apiKey =
     options.apiKey ?? saved?.api_key ?? `wsk_sandbox_${randomBytes(16).toString('hex')}`;
   const teamId = options.teamId ?? saved?.team_id ?? randomUUID();
-  if (!UUID.test(teamId)) {
+  if (!isUuid(teamId)) {
     if (dataFile !== undefined && options.teamId === undefined) {
       throw new DataFileError(dataFile, `is corrupt: team_id '${teamId}' is not a UUID`);
     }

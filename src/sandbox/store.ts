@@ -6,6 +6,7 @@
 // Slices are created on first use from their definition (`store.slice(recordsSlice)`), so
 // adding a resource never touches this file.
 
+import { isPlainObject } from '../util/guards.ts';
 import { Clock } from './clock.ts';
 
 export interface SliceContext {
@@ -162,8 +163,4 @@ export class Store {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

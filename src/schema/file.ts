@@ -31,6 +31,7 @@ import {
 } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
 import { closest } from '../query/suggest.ts';
+import { isUuid } from '../util/guards.ts';
 import { loadYaml, type Yaml } from '../util/yaml.ts';
 
 export const SCHEMA_VERSION = 1;
@@ -95,7 +96,6 @@ const OPTION_KEYS = [
 ] as const;
 const TOP_KEYS = ['version', 'object_types'] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Slugs as the API makes them: lower-case letters, digits and underscores. */
 const SLUG = /^[a-z0-9][a-z0-9_]*$/;
 
@@ -193,7 +193,7 @@ class Reader {
 
   uuid(node: YNode | null | undefined, path: string, nullable: boolean) {
     const v = this.textOrNull(node, path, nullable);
-    if (typeof v === 'string' && !UUID.test(v)) {
+    if (typeof v === 'string' && !isUuid(v)) {
       this.fail(node, path, `"${v}" is not an id (a UUID)`);
       return undefined;
     }

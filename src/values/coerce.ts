@@ -2,6 +2,7 @@
 // values (JSON, YAML) against a property definition. Pure: no I/O, no errors thrown; each
 // call answers a value or a precise problem that the caller places (a flag, a line).
 import { didYouMean } from '../query/suggest.ts';
+import { isUuid } from '../util/guards.ts';
 
 /** What this module needs of a property definition (the API's definition fits). */
 export interface ValueDefinition {
@@ -30,7 +31,6 @@ const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
 
@@ -221,12 +221,12 @@ export function coerceValue(
         );
       }
     case 'reference':
-      return UUID.test(trimmed)
+      return isUuid(trimmed)
         ? ok(trimmed.toLowerCase())
         : problem(`${def.slug} takes a record id (a UUID), not ${quote(text)}.`);
     case 'references': {
       const ids = splitList(text, sep);
-      const bad = ids.find((id) => !UUID.test(id));
+      const bad = ids.find((id) => !isUuid(id));
       if (bad !== undefined)
         return problem(`${def.slug} takes record ids (UUIDs), and ${quote(bad)} is not one.`);
       return ok(ids.map((id) => id.toLowerCase()));

@@ -4,6 +4,7 @@ import { type Command, type CommandContext, collect, intFlag } from '../../comma
 import { UsageError } from '../../errors.ts';
 import { parseDelimiterFlag } from '../../import/delimiter.ts';
 import { parseMapFlag } from '../../import/mapping.ts';
+import { isUuid } from '../../util/guards.ts';
 import type { ImportOpts } from './import.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -14,8 +15,6 @@ const str = (v: unknown) => v as string | undefined;
 /** Defaults, measured with bench/import.mjs (see the README). */
 export const DEFAULT_CHUNK_SIZE = 1000;
 export const DEFAULT_CONCURRENCY = 8;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const HELP = `
 TYPE is contact, organization, identity, deal, action or document (singular or plural).
@@ -91,7 +90,7 @@ function parseOpts(type: string, file: string, o: Raw, cmd: Command, dryRun: boo
     );
   }
   const listId = str(o.listId);
-  if (listId !== undefined && !UUID.test(listId)) {
+  if (listId !== undefined && !isUuid(listId)) {
     throw new UsageError(`--list-id "${listId}" is not a list id (a UUID).`);
   }
   if (o.caseInsensitive === true && o.dedupeBy === undefined) {

@@ -2,6 +2,7 @@ import type { Profile } from '../../config/store.ts';
 import { redactKey } from '../../config/store.ts';
 import { UsageError } from '../../errors.ts';
 import type { Column } from '../../output/format.ts';
+import { isUuid } from '../../util/guards.ts';
 
 export interface ProfileRow {
   name: string;
@@ -32,10 +33,8 @@ export const profileColumns: Column<ProfileRow>[] = [
   { key: 'rate_limit', header: 'RATE LIMIT', align: 'right' },
 ];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function checkTeamId(value: string): true | string {
-  return UUID.test(value.trim())
+  return isUuid(value.trim())
     ? true
     : `"${value}" is not a team id: it is a UUID, shown in the workspace settings (API section).`;
 }

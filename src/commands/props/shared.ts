@@ -18,6 +18,7 @@ import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { closest } from '../../query/suggest.ts';
+import { isUuid } from '../../util/guards.ts';
 
 /** A definition as ws prints it: the API object with its object type first. */
 export type PropertyRow = { object_type: string } & PropertyDefinition;
@@ -103,12 +104,10 @@ export function requireSelect(objectType: string, d: PropertyDefinition): void {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function lookupOption(d: PropertyDefinition, slugOrId: string): PropertyOption | undefined {
   const key = slugOrId.trim();
   const options = d.options ?? [];
-  if (UUID.test(key)) {
+  if (isUuid(key)) {
     const byId = options.find((o) => o.id.toLowerCase() === key.toLowerCase());
     if (byId) return byId;
   }

@@ -4,9 +4,10 @@ import { batchDeleteRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
+import { isUuid } from '../../util/guards.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
 import { readInput } from './input.ts';
-import { isUuid, plural, recordType } from './shared.ts';
+import { plural, recordType } from './shared.ts';
 
 export interface BatchDeleteOptions extends BatchFlags {
   type: string;

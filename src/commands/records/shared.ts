@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
+import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
 import { toWriteForm } from '../../values/write-form.ts';
 import { readInput } from './input.ts';
@@ -18,12 +19,6 @@ export type { PropertyDefinition };
 export interface Row {
   id: string;
   properties: Record<string, unknown>;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** The API's name of a record object type (`contacts` → `contact`). */
@@ -78,10 +73,6 @@ export async function readJsonArg(spec: string, deps: Deps, flag: string): Promi
       `Give JSON inline, @FILE to read a file, or - for stdin, e.g. ${flag} '{"name":"Ada"}'.`,
     );
   }
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** `--data`: the raw `default` map, sent as given. */

@@ -6,9 +6,10 @@ import { findDefinition } from '../../api/definitions.ts';
 import type { RecordType } from '../../api/object-types.ts';
 import type { BatchUpdateItem } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
+import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { unneutralise } from '../../values/write-form.ts';
-import { checkValues, isUuid, type PropertyDefinition } from './shared.ts';
+import { checkValues, type PropertyDefinition } from './shared.ts';
 
 export type ItemsFormat = 'csv' | 'ndjson' | 'json';
 
@@ -46,10 +47,6 @@ class Problems {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 /**
  * One JSON item: `{ id, default: {…} }` as the API takes it, `{ id, properties: {…} }` as
  * `ws records list --format ndjson` prints it, or flat `{ id, slug: value, … }`.
@@ -61,7 +58,7 @@ function jsonItem(
   type: RecordType,
   problems: Problems,
 ): BatchUpdateItem | undefined {
-  if (!isObject(v)) {
+  if (!isPlainObject(v)) {
     problems.add(where, 'is not a JSON object');
     return undefined;
   }
@@ -74,8 +71,8 @@ function jsonItem(
     return undefined;
   }
   let values: Record<string, unknown>;
-  if (isObject(v['default'])) values = v['default'];
-  else if (isObject(v['properties'])) values = v['properties'];
+  if (isPlainObject(v['default'])) values = v['default'];
+  else if (isPlainObject(v['properties'])) values = v['properties'];
   else {
     const { id: _id, list: _list, is_user_object: _u, source: _s, ...rest } = v;
     values = rest;

@@ -1,5 +1,6 @@
 import { type Command, type CommandContext, intFlag } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { isUuid } from '../../util/guards.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -60,10 +61,7 @@ Examples:
       if (o.seed !== undefined && o.seed !== 'demo')
         throw new UsageError(`Unknown seed "${o.seed}".`, 'The seed available is "demo".');
       const teamId = o.teamId as string | undefined;
-      if (
-        teamId !== undefined &&
-        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(teamId)
-      ) {
+      if (teamId !== undefined && !isUuid(teamId)) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
       }
       return ctx.invoke(cmd, async () => (await verbs()).startVerb, {

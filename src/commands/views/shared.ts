@@ -14,10 +14,9 @@ import { parseSelect } from '../../query/select.ts';
 import { checkPath, type PropertyDefinition, type SlugContext } from '../../query/slugs.ts';
 import { formatSort, parseSort } from '../../query/sort.ts';
 import { formatWhere } from '../../query/where.ts';
+import { isUuid } from '../../util/guards.ts';
 
 export { VIEW_KINDS } from './kinds.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function viewObjectType(input: string): ViewType {
   return objectType(input, 'view') as ViewType;
@@ -51,7 +50,7 @@ export async function resolveView(
   idOrName: string,
 ): Promise<{ id: string; view?: View }> {
   const given = idOrName.trim();
-  if (UUID.test(given)) return { id: given };
+  if (isUuid(given)) return { id: given };
   if (given === '') throw new UsageError('A view id or name is needed.');
   let views: View[];
   try {

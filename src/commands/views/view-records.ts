@@ -3,23 +3,20 @@
 import type { View, ViewRecord } from '../../api/views.ts';
 import type { Column } from '../../output/format.ts';
 import { definitionOf, type PropertyDefinition } from '../../query/slugs.ts';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isPlainObject } from '../../util/guards.ts';
 
 /** A record's values: its `properties` (rows of a page), `default` (a record), or itself. */
 export function valuesOf(row: ViewRecord): Record<string, unknown> {
-  if (isObject(row.properties)) return row.properties;
-  if (isObject(row.default)) return row.default;
+  if (isPlainObject(row.properties)) return row.properties;
+  if (isPlainObject(row.default)) return row.default;
   return row;
 }
 
 /** One step into a value: a reference `{ id, properties }` is followed into its properties. */
 function step(value: unknown, segment: string): unknown {
   if (Array.isArray(value)) return value.map((v) => step(v, segment));
-  if (!isObject(value)) return undefined;
-  if (segment !== 'id' && isObject(value.properties)) return value.properties[segment];
+  if (!isPlainObject(value)) return undefined;
+  if (segment !== 'id' && isPlainObject(value.properties)) return value.properties[segment];
   return value[segment];
 }
 
@@ -37,8 +34,8 @@ export function selected(row: ViewRecord, path: string): unknown {
 /** How a table shows a referenced record: its name (or title, email), else its id. */
 function refText(value: unknown): string {
   if (Array.isArray(value)) return value.map(refText).join(', ');
-  if (!isObject(value)) return value === null || value === undefined ? '' : String(value);
-  const props = isObject(value.properties) ? value.properties : {};
+  if (!isPlainObject(value)) return value === null || value === undefined ? '' : String(value);
+  const props = isPlainObject(value.properties) ? value.properties : {};
   for (const key of ['name', 'title', 'email']) {
     if (typeof props[key] === 'string' && props[key] !== '') return props[key] as string;
   }
@@ -66,7 +63,7 @@ export function recordColumns(view: View, sample: readonly ViewRecord[]): Column
       header: path,
       get: (row) => selected(row, path),
       text: (value) =>
-        Array.isArray(value) || isObject(value)
+        Array.isArray(value) || isPlainObject(value)
           ? refText(value)
           : value == null
             ? ''
@@ -127,7 +124,7 @@ export function kanbanGroups(
     );
     if (values.length === 0) none.records.push(row);
     for (const v of values) {
-      const text = typeof v === 'string' ? v : isObject(v) ? refText(v) : String(v);
+      const text = typeof v === 'string' ? v : isPlainObject(v) ? refText(v) : String(v);
       const key = idToSlug.get(text) ?? text;
       if (hiddenKeys.has(key)) continue;
       let group = byKey.get(key);

@@ -3,9 +3,9 @@
 // The participant arrays of a grant are not stored: they are read from the record (see
 // handlers.ts).
 
+import { isPlainObject } from '../../../util/guards.ts';
 import {
   defineSlice,
-  isPlainObject,
   type Slice,
   type SliceContext,
   SnapshotError,

@@ -6,9 +6,9 @@
 // imported by rows.ts and jobs are moved forward by runner.ts.
 
 import { randomBytes } from 'node:crypto';
+import { isPlainObject } from '../../../util/guards.ts';
 import {
   defineSlice,
-  isPlainObject,
   type Slice,
   type SliceContext,
   SnapshotError,

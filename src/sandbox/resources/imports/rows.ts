@@ -10,9 +10,10 @@
 // records' generation says so): the chunks of one large import then read every record once,
 // not once per chunk.
 
+import { isPlainObject } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
 import { canonicalJson } from '../../idempotency.ts';
-import { isPlainObject, type Store } from '../../store.ts';
+import type { Store } from '../../store.ts';
 import {
   newRecord,
   type ObjectType,

@@ -2,6 +2,7 @@
 // model. The request has passed the contract at the door (types, enums, formats), so the
 // handlers only read it; the model applies the rules.
 
+import { isUuid } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { viewsOf } from '../views/model.ts';
@@ -30,8 +31,6 @@ export function requirePropertyObjectType(ctx: PathContext): void {
 }
 
 type Body = Record<string, unknown>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** GET /v2/prism/{teamId}/properties */
 export function listAllProperties(ctx: RequestContext): Reply {
@@ -218,7 +217,7 @@ function listScope(body: Body): string | null | undefined {
   const listId = body['list_id'] as string | null | undefined;
   const crmId = body['crm_id'];
   if (crmId === undefined) return listId;
-  if (crmId !== null && !(typeof crmId === 'string' && UUID.test(crmId))) {
+  if (crmId !== null && !(typeof crmId === 'string' && isUuid(crmId))) {
     const message = 'crm_id (the deprecated name of list_id) must be a list id (a UUID) or null.';
     throw invalidRequest(message, [{ field: 'body.crm_id', message, code: 'type' }]);
   }

@@ -9,10 +9,10 @@
 // never grows with the number of records.
 
 import { randomUUID } from 'node:crypto';
+import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
 import {
   defineSlice,
-  isPlainObject,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -793,11 +793,8 @@ function isDefaultId(id: string): boolean {
 
 // ---------------------------------------------------------------- snapshot parsing
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Check = (value: unknown) => boolean;
 const isString: Check = (v) => typeof v === 'string';
-const isUuid: Check = (v) => typeof v === 'string' && UUID.test(v);
 const orNull =
   (check: Check): Check =>
   (v) =>

@@ -22,7 +22,8 @@
 //   creation order.
 
 import { ComparisonOperator } from '../../../generated/enums.ts';
-import { isPlainObject } from '../../store.ts';
+
+import { isPlainObject } from '../../../util/guards.ts';
 import { recordsOf, type StoredRecord } from './model.ts';
 import {
   fieldProblem,

@@ -2,9 +2,9 @@
 // (values.ts), the query engine (query.ts) and the read shapes (present.ts).
 
 import type { components } from '../../../generated/api-types.ts';
+import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { isPlainObject } from '../../store.ts';
 import type { FilterEntry, SortEntry } from './filter.ts';
 import {
   isObjectType,

@@ -6,11 +6,11 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { RecordObjectType } from '../../../generated/enums.ts';
+import { isPlainObject } from '../../../util/guards.ts';
 import { notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
 import {
   defineSlice,
-  isPlainObject,
   type Slice,
   type SliceContext,
   SnapshotError,

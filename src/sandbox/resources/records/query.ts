@@ -15,9 +15,10 @@
 // through a large type costs one pass (and one sort), not one per page.
 
 import { createHash } from 'node:crypto';
+import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest } from '../../errors.ts';
 import { canonicalJson } from '../../idempotency.ts';
-import { isPlainObject, type Store } from '../../store.ts';
+import type { Store } from '../../store.ts';
 import {
   type Combinator,
   compileFilter,

@@ -7,8 +7,8 @@
 // field (`default.amount`, `list.<listId>.stage`), or 422 unprocessable when the only
 // problems are required properties left empty.
 
+import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { type FieldError, invalidRequest, SandboxError } from '../../errors.ts';
-import { isPlainObject } from '../../store.ts';
 import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
   definitionsBySlug,
@@ -22,7 +22,6 @@ import {
   type Scope,
 } from './schema.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
@@ -70,7 +69,7 @@ export function checkWrite(
       changes.lists = {};
       for (const [listId, values] of Object.entries(input.list)) {
         const field = `list.${listId}`;
-        if (!UUID.test(listId)) {
+        if (!isUuid(listId)) {
           problems.push({
             field,
             code: 'format',
@@ -228,7 +227,7 @@ function normaliseReference(scope: Scope, def: PropertyDefinition, raw: unknown)
     return bad('type', `must be the id of a ${what} record (a string), got ${describe(raw)}`);
   }
   if (target === undefined) return { value: id };
-  if (!UUID.test(id) || recordsOf(scope.store).get(target, id) === undefined) {
+  if (!isUuid(id) || recordsOf(scope.store).get(target, id) === undefined) {
     return bad('not_found', `no ${target} record has the id ${id}`);
   }
   return { value: id };

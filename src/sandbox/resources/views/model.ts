@@ -7,10 +7,10 @@ import {
   ViewObjectType as ViewObjectTypeEnum,
   ViewType as ViewTypeEnum,
 } from '../../../generated/enums.ts';
+import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import {
   defineSlice,
-  isPlainObject,
   type Slice,
   type SliceContext,
   SnapshotError,
