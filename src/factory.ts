@@ -1,6 +1,6 @@
 // Dependencies of every command, built lazily from one place. Tests build their own.
 import type { ApiClient, ClientOptions } from './api/client.ts';
-import type { TokenBucket } from './api/ratelimit.ts';
+import type { RateLimiter } from './api/ratelimit.ts';
 import { type Credentials, resolveCredentials } from './config/resolve.ts';
 import { ProfileStore } from './config/store.ts';
 import { UsageError } from './errors.ts';
@@ -76,7 +76,7 @@ function positiveNumber(
 }
 
 /** One process has one rate limiter, shared by every request. */
-const buckets = new Map<string, TokenBucket>();
+const limiters = new Map<string, RateLimiter>();
 
 export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
   const { io, env } = init;
@@ -120,12 +120,12 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
     client() {
       // The HTTP client (and undici) load only for commands that send requests.
       client ??= deps.credentials().then(async (c) => {
-        const { ApiClient, TokenBucket } = await import('./api/client.ts');
+        const { ApiClient, RateLimiter } = await import('./api/client.ts');
         const key = `${c.baseUrl}|${c.rateLimit}`;
-        let limiter = buckets.get(key);
+        let limiter = limiters.get(key);
         if (!limiter) {
-          limiter = new TokenBucket(c.rateLimit);
-          buckets.set(key, limiter);
+          limiter = new RateLimiter(c.rateLimit);
+          limiters.set(key, limiter);
         }
         return new ApiClient({
           baseUrl: c.baseUrl,

@@ -6,9 +6,9 @@ import { isAbortError, NetworkError, UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 import { reason, toApiError } from './errors.ts';
-import type { TokenBucket } from './ratelimit.ts';
+import type { RateLimiter } from './ratelimit.ts';
 
-export { TokenBucket } from './ratelimit.ts';
+export { RateLimiter } from './ratelimit.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
 import { Agent, request } from './undici.ts';
@@ -58,7 +58,7 @@ export interface ClientOptions {
   apiKey: string;
   teamId: string;
   io: IOStreams;
-  limiter: TokenBucket;
+  limiter: RateLimiter;
   /** Read timeout in ms (headers and body), default 30 s. */
   timeoutMs?: number;
   /** Connect timeout in ms, default 10 s (never more than timeoutMs). */
@@ -238,7 +238,7 @@ export class ApiClient {
     const dispatcher = await this.agent();
 
     for (let attempt = 1; ; attempt++) {
-      await this.opts.limiter.take(signal);
+      const release = await this.opts.limiter.take(signal);
       if (io.debugEnabled) {
         io.debug(`→ ${method} ${url} (attempt ${attempt}/${maxAttempts})`);
         for (const [k, v] of Object.entries(redactHeaders(headers))) io.debug(`  ${k}: ${v}`);
@@ -261,6 +261,7 @@ export class ApiClient {
         resHeaders = flattenHeaders(res.headers);
         text = await res.body.text();
       } catch (err) {
+        release();
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
         const why = describeNetworkError(err);
         io.debug(`← network error after ${Math.round(monotonicMs() - started)}ms: ${why.text}`);
@@ -281,6 +282,7 @@ export class ApiClient {
           },
         );
       }
+      release();
       const ms = Math.round(monotonicMs() - started);
       const requestId = resHeaders['x-request-id'];
       if (io.debugEnabled) {

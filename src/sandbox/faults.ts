@@ -101,9 +101,13 @@ function show(value: unknown): string {
   return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
 }
 
+/**
+ * One key's requests of the last second, as the hosted service counts them: a sliding
+ * window, so at most `limit` requests are let through in ANY one second.
+ */
 interface Window {
-  startMs: number;
-  count: number;
+  /** When the requests let through arrived, oldest first (at most `limit`). */
+  arrivals: number[];
 }
 
 const WINDOW_MS = 1000;
@@ -205,17 +209,24 @@ export class Faults {
     const now = this.clock.nowMs();
     const id = createHash('sha256').update(bucket).digest('base64url');
     let window = this.windows.get(id);
-    if (window === undefined || now < window.startMs || now >= window.startMs + WINDOW_MS) {
-      if (window === undefined && this.windows.size >= MAX_WINDOWS) this.forgetIdle(now);
-      window = { startMs: now, count: 0 };
+    if (window === undefined) {
+      if (this.windows.size >= MAX_WINDOWS) this.forgetIdle(now);
+      window = { arrivals: [] };
       this.windows.set(id, window);
     }
-    const resetSeconds = Math.max(1, Math.ceil((window.startMs + WINDOW_MS - now) / 1000));
-    const allowed = window.count < limit;
-    if (allowed) window.count++;
+    const arrivals = window.arrivals;
+    // Forget what left the window (and anything "later" than now: the clock was set back).
+    while (arrivals.length > 0 && (arrivals[0]! <= now - WINDOW_MS || arrivals[0]! > now)) {
+      arrivals.shift();
+    }
+    const allowed = arrivals.length < limit;
+    if (allowed) arrivals.push(now);
+    // Seconds until the oldest request leaves the window and a place is free again.
+    const oldest = arrivals[0] ?? now;
+    const resetSeconds = Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
     const headers: Record<string, string> = {
       'x-ratelimit-limit': String(limit),
-      'x-ratelimit-remaining': String(Math.max(0, limit - window.count)),
+      'x-ratelimit-remaining': String(Math.max(0, limit - arrivals.length)),
       'x-ratelimit-reset': String(resetSeconds),
     };
     if (!allowed) headers['retry-after'] = String(resetSeconds);
@@ -235,7 +246,8 @@ export class Faults {
 
   private forgetIdle(now: number): void {
     for (const [id, window] of this.windows) {
-      if (now >= window.startMs + WINDOW_MS) this.windows.delete(id);
+      const last = window.arrivals.at(-1);
+      if (last === undefined || now >= last + WINDOW_MS) this.windows.delete(id);
     }
   }
 }

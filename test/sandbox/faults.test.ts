@@ -163,6 +163,30 @@ describe('rate limit', () => {
     assert.equal(later.headers['x-ratelimit-remaining'], '2');
   });
 
+  test('the window slides: at most N requests in any one second, not per calendar second', async (t) => {
+    const sandbox = await startFor(t, { rateLimit: 3 });
+    const path = prism(sandbox, 'contact/count');
+    const advance = (seconds: number) =>
+      call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { seconds } });
+    assert.equal((await call(sandbox, 'GET', path)).status, 200);
+    await advance(0.9);
+    assert.equal((await call(sandbox, 'GET', path)).status, 200);
+    assert.equal((await call(sandbox, 'GET', path)).status, 200);
+    // 1.1 s after the first: it left the window, the two others did not.
+    await advance(0.2);
+    const next = await call(sandbox, 'GET', path);
+    assert.equal(next.status, 200);
+    assert.equal(next.headers['x-ratelimit-remaining'], '0');
+    const over = await call(sandbox, 'GET', path);
+    assert.equal(over.status, 429);
+    assert.equal(over.headers['retry-after'], '1');
+    // 0.8 s on, the two sent at 0.9 s have left: two places again.
+    await advance(0.8);
+    const back = await call(sandbox, 'GET', path);
+    assert.equal(back.status, 200);
+    assert.equal(back.headers['x-ratelimit-remaining'], '1');
+  });
+
   test('no rate-limit headers when the limit is off', async (t) => {
     const sandbox = await startFor(t);
     const answer = await call(sandbox, 'GET', prism(sandbox, 'contact/count'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDelay, buildQuery, encodeSegment, parseRetryAfter } from '../../src/api/client.ts';
 import { toApiError } from '../../src/api/errors.ts';
-import { TokenBucket } from '../../src/api/ratelimit.ts';
+import { RateLimiter } from '../../src/api/ratelimit.ts';
 import { redactBody, redactHeaders, redactText } from '../../src/api/redact.ts';
 import { UsageError } from '../../src/errors.ts';
 
@@ -65,20 +65,100 @@ describe('retry timing', () => {
   });
 });
 
-describe('token bucket', () => {
-  it('spaces requests at the rate, in order, shared by concurrent callers', async () => {
-    const bucket = new TokenBucket(10, 1);
+describe('rate limiter', () => {
+  /**
+   * A clock that moves only when the limiter sleeps; `early` makes every timer fire up to
+   * that many ms before its time (never before half of it: time still passes).
+   */
+  function fakeClock(early = 0) {
+    const clock = {
+      t: 1_000,
+      now: () => clock.t,
+      sleep: async (ms: number) => {
+        clock.t += Math.max(ms - early, ms / 2);
+      },
+    };
+    return clock;
+  }
+
+  /** Most grants inside any window of `windowMs` (a window starts at each grant). */
+  function mostInAnyWindow(times: number[], windowMs: number): number {
+    let most = 0;
+    for (const start of times) {
+      most = Math.max(most, times.filter((t) => t >= start && t < start + windowMs).length);
+    }
+    return most;
+  }
+
+  it('never lets more than N requests start within any one second, even when timers fire early', async () => {
+    for (const early of [0, 0.4, 3]) {
+      const clock = fakeClock(early);
+      const limiter = new RateLimiter(10, clock);
+      const granted: number[] = [];
+      // 35 requests, each answered 2 ms after it is sent.
+      for (let i = 0; i < 35; i++) {
+        const release = await limiter.take();
+        granted.push(clock.t);
+        clock.t += 2;
+        release();
+      }
+      assert.equal(mostInAnyWindow(granted, 1000), 10, `timers ${early} ms early`);
+      // Full speed otherwise: 10 at once, then 10 more each second after the answers.
+      assert.ok(granted[34]! - granted[0]! <= 3 * 1002 + 2 * 10, `timers ${early} ms early`);
+    }
+  });
+
+  it('counts a place from the answer, so a slow answer holds its place longer', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter(2, clock);
+    const first = await limiter.take();
+    const second = await limiter.take();
+    second();
+    clock.t += 500; // the first answer arrives half a second after it was sent
+    first();
+    // The second place frees 1 s after its answer (t = 2000), before the first (t = 2500).
+    await limiter.take();
+    assert.equal(clock.t, 2000);
+    await limiter.take();
+    assert.equal(clock.t, 2500);
+  });
+
+  it('waits for a request in flight to give its place back', async () => {
+    const limiter = new RateLimiter(1);
+    const release = await limiter.take();
+    let granted = false;
+    const next = limiter.take().then((r) => {
+      granted = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(granted, false, 'the only place is in flight');
+    release();
+    release(); // twice is harmless
+    const controller = new AbortController();
+    const third = limiter.take(controller.signal);
+    controller.abort(new Error('stopped'));
+    await assert.rejects(third, /stopped/);
+    (await next)();
+  });
+
+  it('serves callers in order', async () => {
+    const limiter = new RateLimiter(3, fakeClock());
     const order: number[] = [];
-    const started = performance.now();
-    await Promise.all([0, 1, 2, 3].map((i) => bucket.take().then(() => order.push(i))));
-    assert.deepEqual(order, [0, 1, 2, 3]);
-    // Three of the four had to wait for a token: 100 ms each at 10 per second.
-    assert.ok(performance.now() - started >= 280);
+    await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        limiter.take().then((release) => {
+          order.push(i);
+          release();
+        }),
+      ),
+    );
+    assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
   });
 
   it('a rate of 0 means no limit', async () => {
-    const bucket = new TokenBucket(0);
-    await Promise.all(Array.from({ length: 100 }, () => bucket.take()));
+    const limiter = new RateLimiter(0);
+    await Promise.all(Array.from({ length: 100 }, () => limiter.take()));
   });
 });
 
