@@ -77,7 +77,7 @@ export interface ClientOptions {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH']);
 const SAFE_TO_RETRY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /** Longest Retry-After we wait for before giving up and reporting the 429. */
 const MAX_RETRY_AFTER_MS = 120_000;
 
