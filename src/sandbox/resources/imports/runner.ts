@@ -8,7 +8,9 @@
 //
 // The work is driven by the store's state: a step finds the processing jobs in the imports
 // slice, so reset() (no jobs left) stops it and a restored snapshot (new job objects)
-// continues it. The scheduled step is unref'd: it never keeps a process alive.
+// continues it. The scheduled step keeps the event loop turning while a job is processing
+// (an unref'd step did not: the loop then slept until the next request arrived, and a job
+// moved on only at the client's polls); stop() ends it when the sandbox closes.
 
 import type { Store } from '../../store.ts';
 import { type ImportJob, type ImportsModel, importsOf } from './model.ts';
@@ -50,7 +52,6 @@ export class ImportRunner {
       this.step();
       this.kick();
     });
-    this.timer.unref();
   }
 
   /** Stop for good (the sandbox is closing); a job still processing stays so in the store. */
