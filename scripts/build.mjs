@@ -10,15 +10,20 @@
 // parts loaded by require(): Node 20's ES module loader (its resolution, file reads through
 // fs/promises and module linking) cost every command 25-30 ms of start-up, more than
 // compiling and running ws's main file. The sources stay ES modules.
+// esbuild swaps a few modules inside undici, chalk and commander that start-up does not need
+// (scripts/substitutes.mjs); a swap that no longer matches the package's files fails the
+// build, as does an import that rollup cannot find in the bundle: dist/ is all that runs
+// (the packages are devDependencies, and an installed ws has none of them).
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
-import { basename, join, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
+import { importerFile, SUBSTITUTES, substitutes } from './substitutes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -28,137 +33,11 @@ const minified = !process.argv.includes('--no-minify');
 /** esbuild chunks smaller than this (unminified) go into one shared file. */
 const SMALL_CHUNK_BYTES = 24 * 1024;
 
-const undiciLib = join(root, 'node_modules', 'undici', 'lib');
-
-/**
- * Modules that packages require at load time but that ws's start-up does not need:
- * - `lazy`: bundled behind a stand-in that loads it on first use (a call or a property
- *   read). undici requires its HTTP/2 client, and with it node:http2, node:tls and
- *   node:crypto, as soon as its HTTP/1 client loads; that code runs only for a connection
- *   that negotiates HTTP/2, which ws never enables (`allowH2`): about a third of the
- *   built-in modules a request would load. commander requires node:child_process (and with
- *   it node:net and node:dgram) for subcommands that are separate executables, which ws
- *   does not have.
- * - `assert`: undici checks its own invariants with `assert(value)`; the stand-in checks the
- *   value itself and loads node:assert (2 ms of every request's start-up) only to throw
- *   its AssertionError when one fails. Any other use of the module loads it.
- * - `stub`: replaced by the given CommonJS source. chalk detects colour support when it
- *   loads, through node:tty (which loads node:net and node:stream); ws decides colour
- *   itself (`colorLevel` in src/io/streams.ts: --no-color, NO_COLOR, FORCE_COLOR, the
- *   terminal) and gives every chalk instance its level, so chalk's own detection says none.
- *   undici reads two things of node:http (2 ms of every request's start-up) as it loads: the
- *   default limit on response headers, Node's 16 KiB unless node runs with
- *   --max-http-header-size, which ws does not; and the class of node:http's incoming
- *   messages, to unhook one from its socket when it is destroyed as a request body, which
- *   ws never sends.
- * - `wasm`: undici carries llhttp compiled to WebAssembly twice, as base64 text in
- *   JavaScript: with SIMD instructions, and without them for machines that lack them (or
- *   with UNDICI_NO_WASM_SIMD=1). Each is written next to the chunks as a .wasm file that the
- *   stand-in reads from its chunk's directory (`__dirname`: the output is CommonJS), so a
- *   request neither compiles 2 × 72 KB of text nor decodes it, and the second file is read
- *   only on such a machine.
- */
-const SUBSTITUTES = [
-  {
-    importer: join('undici', 'lib', 'dispatcher', 'client.js'),
-    request: './client-h2.js',
-    as: 'lazy',
-  },
-  { importer: join('commander', 'lib', 'command.js'), request: 'node:child_process', as: 'lazy' },
-  { importer: join('undici', 'lib', sep), request: 'node:assert', as: 'assert' },
-  {
-    importer: join('chalk', 'source', 'index.js'),
-    request: '#supports-color',
-    as: 'stub',
-    contents: 'module.exports = { stdout: false, stderr: false };',
-  },
-  {
-    importer: join('undici', 'lib', 'dispatcher', 'client.js'),
-    request: 'node:http',
-    as: 'stub',
-    contents: 'module.exports = { maxHeaderSize: 16 * 1024 };',
-  },
-  {
-    importer: join('undici', 'lib', 'core', 'util.js'),
-    request: 'node:http',
-    as: 'stub',
-    contents: 'module.exports = { IncomingMessage: class IncomingMessage {} };',
-  },
-  {
-    importer: join('undici', 'lib', 'dispatcher', 'client-h1.js'),
-    request: '../llhttp/llhttp_simd-wasm.js',
-    as: 'wasm',
-    file: 'llhttp-simd',
-  },
-  {
-    importer: join('undici', 'lib', 'dispatcher', 'client-h1.js'),
-    request: '../llhttp/llhttp-wasm.js',
-    as: 'wasm',
-    file: 'llhttp',
-  },
-];
-
-/** The CommonJS source that stands in for `x.request` (see SUBSTITUTES). */
-function standIn(x) {
-  // The real module, required when first used; `apply` decides what a call does.
-  const proxy = (apply) => `let real;
-const load = () => (real ??= require(${JSON.stringify(x.request)}));
-module.exports = new Proxy(function () {}, {
-  apply: ${apply},
-  get: (_target, key) => load()[key],
-});`;
-  switch (x.as) {
-    case 'stub':
-      return x.contents;
-    case 'wasm':
-      return `module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, ${JSON.stringify(`${x.file}.wasm`)}));`;
-    case 'assert':
-      return proxy(
-        '(_target, self, argv) => (argv[0] ? undefined : Reflect.apply(load(), self, argv))',
-      );
-    case 'lazy':
-      return proxy('(_target, self, argv) => Reflect.apply(load(), self, argv)');
-    default:
-      throw new Error(`unknown substitute kind ${x.as}`);
-  }
-}
-
-const substitutes = {
-  name: 'substitutes',
-  setup(b) {
-    const literal = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    const filter = new RegExp(`^(${SUBSTITUTES.map((x) => literal(x.request)).join('|')})$`);
-    b.onResolve({ filter }, (args) => {
-      if (args.namespace === 'stand-in') return null;
-      const x = SUBSTITUTES.find(
-        (x) =>
-          x.request === args.path &&
-          (x.importer.endsWith(sep)
-            ? args.importer.includes(x.importer)
-            : args.importer.endsWith(x.importer)),
-      );
-      if (x === undefined) return null;
-      // One module per entry (two entries may stand in for the same request).
-      return {
-        path: `${args.path}#${SUBSTITUTES.indexOf(x)}`,
-        namespace: 'stand-in',
-        pluginData: { resolveDir: args.resolveDir, x },
-      };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'stand-in' }, (args) => ({
-      contents: standIn(args.pluginData.x),
-      loader: 'js',
-      resolveDir: args.pluginData.resolveDir,
-    }));
-  },
-};
-
 /** Writes the .wasm files (SUBSTITUTES `wasm`) next to the chunks. */
 function writeWasm(chunksDir) {
-  const requireFrom = createRequire(join(undiciLib, 'dispatcher', 'client-h1.js'));
   for (const x of SUBSTITUTES) {
     if (x.as !== 'wasm') continue;
-    const bytes = requireFrom(x.request);
+    const bytes = createRequire(importerFile(x))(x.request);
     if (!WebAssembly.validate(bytes)) throw new Error(`${x.request} is not WebAssembly`);
     writeFileSync(join(chunksDir, `${x.file}.wasm`), bytes);
   }
@@ -182,7 +61,8 @@ await build({
   legalComments: 'none',
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
-  plugins: [substitutes],
+  // Modules swapped inside the packages; a swap that matches nothing fails the build.
+  plugins: [substitutes()],
 });
 
 /** Reads esbuild's files with their source maps, so rollup's maps point at src/. */
@@ -236,6 +116,8 @@ const bundle = await rollup({
   plugins: [withSourceMaps],
   onwarn(warning, warn) {
     if (warning.code === 'CIRCULAR_DEPENDENCY') return;
+    // Left as a require() of a package, it would fail where ws is installed.
+    if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(`build: ${warning.message}`);
     warn(warning);
   },
 });

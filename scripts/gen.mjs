@@ -1,5 +1,5 @@
 // Generates src/generated/openapi.json, api-types.ts and enums.ts from openapi/openapi.yaml.
-// Usage: node scripts/gen.mjs           write both files
+// Usage: node scripts/gen.mjs           write the three files
 //        node scripts/gen.mjs --check   write nothing; exit 1 naming each stale file
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';

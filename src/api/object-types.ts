@@ -2,22 +2,17 @@
 // command takes an object type, singular and plural both work (`contact`, `contacts`),
 // and an unknown type is a usage error listing the known ones.
 import { UsageError } from '../errors.ts';
-import { AutomationObjectType, RecordObjectType, ViewObjectType } from '../generated/enums.ts';
+import {
+  AutomationObjectType,
+  PropertyObjectType,
+  RecordObjectType,
+  ViewObjectType,
+} from '../generated/enums.ts';
 
 /** Record endpoints (and import, grants for deal and action). */
 export const RECORD_TYPES = RecordObjectType;
 /** Property endpoints: these nine are documented; the service knows more. */
-export const PROPERTY_TYPES = [
-  'contact',
-  'organization',
-  'identity',
-  'deal',
-  'action',
-  'document',
-  'event',
-  'ai_chat_thread',
-  'ai_chat_message',
-] as const;
+export const PROPERTY_TYPES = PropertyObjectType;
 /** View endpoints. */
 export const VIEW_TYPES = ViewObjectType;
 /** Triggered automation endpoints. */

@@ -418,8 +418,8 @@ export interface paths {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
             };
@@ -461,8 +461,8 @@ export interface paths {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -500,8 +500,8 @@ export interface paths {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -531,8 +531,8 @@ export interface paths {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -897,6 +897,12 @@ export interface components {
         };
         /** @enum {string} */
         RecordObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document";
+        /**
+         * @description The object types of the property endpoints that the API documents. The endpoints take
+         *     further names (parameters.PropertyObjectType): the set is open.
+         * @enum {string}
+         */
+        PropertyObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "ai_chat_thread" | "ai_chat_message";
         /** @enum {string} */
         ViewObjectType: "action" | "deal" | "document" | "event" | "identity" | "organization";
         /** @enum {string} */
@@ -1805,8 +1811,8 @@ export interface components {
         /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
         RecordId: string;
         /**
-         * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-         *     document, action, event, organization, contact and further names.
+         * @description Object type of the definitions. An open set: the documented names
+         *     (components.schemas.PropertyObjectType) and further names.
          */
         PropertyObjectType: string;
         PropertyId: string;
@@ -2700,8 +2706,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
             };
@@ -2743,8 +2749,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
             };
@@ -2793,8 +2799,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -2829,8 +2835,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -2881,8 +2887,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -2931,8 +2937,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];
@@ -2968,8 +2974,8 @@ export interface operations {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
                 /**
-                 * @description Object type of the definitions. An open set: deal, identity, ai_chat_thread, ai_chat_message,
-                 *     document, action, event, organization, contact and further names.
+                 * @description Object type of the definitions. An open set: the documented names
+                 *     (components.schemas.PropertyObjectType) and further names.
                  */
                 objectType: components["parameters"]["PropertyObjectType"];
                 propertyId: components["parameters"]["PropertyId"];

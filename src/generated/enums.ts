@@ -2,6 +2,9 @@
 /** RecordObjectType (components.schemas.RecordObjectType). */
 export const RecordObjectType = ["contact","organization","identity","deal","action","document"] as const;
 
+/** PropertyObjectType (components.schemas.PropertyObjectType). */
+export const PropertyObjectType = ["contact","organization","identity","deal","action","document","event","ai_chat_thread","ai_chat_message"] as const;
+
 /** ViewObjectType (components.schemas.ViewObjectType). */
 export const ViewObjectType = ["action","deal","document","event","identity","organization"] as const;
 

@@ -3,7 +3,10 @@
 // and stable ids derived from names so that every sandbox agrees on them.
 
 import { createHash } from 'node:crypto';
-import { PropertyType as PropertyTypeEnum } from '../../../generated/enums.ts';
+import {
+  PropertyObjectType as PropertyObjectTypeEnum,
+  PropertyType as PropertyTypeEnum,
+} from '../../../generated/enums.ts';
 
 /** Storage types of property definitions (api.md, "Property type enum"). */
 export const PROPERTY_TYPES = PropertyTypeEnum;
@@ -30,17 +33,7 @@ export function isReferenceType(type: string): boolean {
  * The object types of the property endpoints the sandbox knows: the nine api.md lists. Other
  * names are answered 404 naming these.
  */
-export const PROPERTY_OBJECT_TYPES = [
-  'contact',
-  'organization',
-  'identity',
-  'deal',
-  'action',
-  'document',
-  'event',
-  'ai_chat_thread',
-  'ai_chat_message',
-] as const;
+export const PROPERTY_OBJECT_TYPES = PropertyObjectTypeEnum;
 
 export type PropertyObjectType = (typeof PROPERTY_OBJECT_TYPES)[number];
 
