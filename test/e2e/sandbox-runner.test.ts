@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { tempConfigDir } from '../helpers/run.ts';
 
 const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
