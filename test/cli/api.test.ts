@@ -236,8 +236,8 @@ describe('ws api', () => {
 
 describe('error bodies of every form', () => {
   it('the v2 body, the older { message } body and a non-JSON page all render cleanly', async () => {
-    const answers: StubAnswer[] = [
-      {
+    const answers: Record<string, StubAnswer> = {
+      a: {
         status: 409,
         body: {
           error: {
@@ -247,18 +247,23 @@ describe('error bodies of every form', () => {
           },
         },
       },
-      { status: 404, body: { message: 'Not Found' } },
-      {
+      b: { status: 404, body: { message: 'Not Found' } },
+      c: {
         status: 500,
         body: '<html><body><h1>500 Internal Server Error</h1><p>nginx</p></body></html>',
       },
-      {
+      d: {
         status: 412,
         body: { error: { code: 'precondition_failed', message: 'The record changed' } },
       },
-    ];
+    };
+    const asked: string[] = [];
     await withStub(
-      (_r, i) => answers[i]!,
+      (r) => {
+        const path = r.url.split('/').pop()!;
+        asked.push(path);
+        return answers[path]!;
+      },
       async (_stub, senv) => {
         const a = await runWs(['api', 'GET', '/v2/a', '--json'], { env: senv });
         assert.equal(a.code, 6);
@@ -274,6 +279,8 @@ describe('error bodies of every form', () => {
         assert.equal(b.stderr, 'error: Not Found\nrequest id: req_stub_2\n');
         const c = await runWs(['api', 'GET', '/v2/c'], { env: senv, fastRetries: true });
         assert.equal(c.code, 1);
+        // A 500 is sent again (--retries, default 3) before it is reported.
+        assert.equal(asked.filter((p) => p === 'c').length, 4);
         assert.match(
           c.stderr,
           /^error: HTTP 500 Internal Server Error: 500 Internal Server Error nginx\n/,
