@@ -43,7 +43,12 @@ export interface Deps {
   binPath: string;
   config(): Promise<ProfileStore>;
   credentials(): Promise<Credentials>;
-  client(): Promise<ApiClient>;
+  /**
+   * The API client, made on first use. `pooled`: the command keeps many requests in flight
+   * for long (imports, batch work), so the client sends through undici's connection pool;
+   * other commands send through node:http, which costs less to load.
+   */
+  client(options?: { pooled?: boolean }): Promise<ApiClient>;
 }
 
 export interface DepsInit {
@@ -117,8 +122,8 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
       });
       return creds;
     },
-    client() {
-      // The HTTP client (and undici) load only for commands that send requests.
+    async client(options) {
+      // The HTTP client loads only for commands that send requests.
       client ??= deps.credentials().then(async (c) => {
         const { ApiClient, RateLimiter } = await import('./api/client.ts');
         const key = `${c.baseUrl}|${c.rateLimit}`;
@@ -140,7 +145,9 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
           ...init.clientOverrides,
         });
       });
-      return client;
+      const made = await client;
+      if (options?.pooled) made.usePool();
+      return made;
     },
   };
   return deps;

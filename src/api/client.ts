@@ -1,7 +1,7 @@
 // The one HTTP client: base URL, x-api-key, JSON, timeouts, idempotency keys,
 // retries with backoff, the rate limit, debug traces with secrets redacted, and
-// one ApiError for every non-2xx answer.
-import type { Dispatcher } from 'undici';
+// one ApiError for every non-2xx answer. How the bytes travel is a transport's business
+// (transport.ts): node:http for one-shot commands, undici's pool for long concurrent work.
 import { isAbortError, NetworkError, UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
@@ -11,7 +11,7 @@ import type { RateLimiter } from './ratelimit.ts';
 export { RateLimiter } from './ratelimit.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
-import { Agent, request } from './undici.ts';
+import type { Transport } from './transport.ts';
 
 export type QueryValue =
   | string
@@ -72,7 +72,13 @@ export interface ClientOptions {
   /** Backoff base and cap in ms (full jitter), default 250 and 8000. */
   backoffBaseMs?: number;
   backoffCapMs?: number;
-  dispatcher?: Dispatcher;
+  /**
+   * Keep many requests in flight for long (imports, batch work): undici's connection pool
+   * instead of node:http, which costs a one-shot command less to load (see usePool).
+   */
+  pooled?: boolean;
+  /** A transport of the caller's (tests); default by `pooled`. */
+  transport?: Transport;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH']);
@@ -129,13 +135,11 @@ function describeNetworkError(err: unknown): { text: string; retryable: boolean 
       return { text: 'connection refused', retryable: true };
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-    case 'UND_ERR_CLOSED':
       return { text: 'the connection was closed before an answer came', retryable: true };
-    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
       return { text: 'timed out connecting', retryable: true };
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ANSWER_TIMEOUT':
       return { text: 'timed out waiting for the answer', retryable: true };
     case 'ENOTFOUND':
       return { text: 'host not found', retryable: false };
@@ -146,20 +150,15 @@ function describeNetworkError(err: unknown): { text: string; retryable: boolean 
   }
 }
 
-function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h))
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
 export class ApiClient {
   readonly baseUrl: string;
   readonly teamId: string;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly opts: ClientOptions;
-  private dispatcher: Dispatcher | undefined;
+  private readonly transports: { http?: Promise<Transport>; pooled?: Promise<Transport> } = {};
+  private readonly injected: Transport | undefined;
+  private pooled: boolean;
 
   constructor(opts: ClientOptions) {
     let url: URL;
@@ -179,20 +178,38 @@ export class ApiClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.teamId = opts.teamId;
-    this.dispatcher = opts.dispatcher;
+    this.injected = opts.transport;
+    this.pooled = opts.pooled ?? false;
   }
 
-  private async agent(): Promise<Dispatcher> {
-    if (!this.dispatcher) {
-      const timeout = this.opts.timeoutMs ?? 30_000;
-      this.dispatcher = new Agent({
-        connect: { timeout: Math.min(this.opts.connectTimeoutMs ?? 10_000, timeout) },
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-        keepAliveTimeout: 4_000,
-      });
+  /**
+   * From now on, send through undici's connection pool (for a command that keeps many
+   * requests in flight for long); node:http before that.
+   */
+  usePool(): void {
+    this.pooled = true;
+  }
+
+  /** The transport, made on first use (undici is loaded only once the client is pooled). */
+  private connection(): Promise<Transport> {
+    if (this.injected !== undefined) return Promise.resolve(this.injected);
+    const kind = this.pooled ? 'pooled' : 'http';
+    let made = this.transports[kind];
+    if (made === undefined) {
+      const answerTimeoutMs = this.opts.timeoutMs ?? 30_000;
+      const timeouts = {
+        answerTimeoutMs,
+        connectTimeoutMs: Math.min(this.opts.connectTimeoutMs ?? 10_000, answerTimeoutMs),
+      };
+      made =
+        kind === 'pooled'
+          ? import('./transport-undici.ts').then((m) => new m.UndiciTransport(timeouts))
+          : import('./transport-http.ts').then(
+              (m) => new m.NodeHttpTransport(this.origin, timeouts),
+            );
+      this.transports[kind] = made;
     }
-    return this.dispatcher;
+    return made;
   }
 
   /** The request path (below the base URL) for segments or a path string. */
@@ -235,7 +252,7 @@ export class ApiClient {
     const cap = this.opts.backoffCapMs ?? 8_000;
     const io = this.opts.io;
     const secrets = [this.opts.apiKey];
-    const dispatcher = await this.agent();
+    const transport = await this.connection();
 
     for (let attempt = 1; ; attempt++) {
       const release = await this.opts.limiter.take(signal);
@@ -249,17 +266,11 @@ export class ApiClient {
       let resHeaders: Record<string, string>;
       let text: string;
       try {
-        const res = await request.call(dispatcher, {
-          origin: this.origin,
-          path,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: body ?? null,
-          ...(signal ? { signal } : {}),
-        });
-        status = res.statusCode;
-        resHeaders = flattenHeaders(res.headers);
-        text = await res.body.text();
+        ({
+          status,
+          headers: resHeaders,
+          text,
+        } = await transport.send({ origin: this.origin, path, method, headers, body, signal }));
       } catch (err) {
         release();
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
@@ -350,7 +361,11 @@ export class ApiClient {
     });
   }
 
+  /** Close the connections; the client may not be used after. */
   async close(): Promise<void> {
-    await this.dispatcher?.close();
+    const made = [this.transports.http, this.transports.pooled];
+    delete this.transports.http;
+    delete this.transports.pooled;
+    await Promise.all(made.map(async (t) => (await t)?.close()));
   }
 }

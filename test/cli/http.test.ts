@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
 import { RateLimiter } from '../../src/api/ratelimit.ts';
@@ -364,4 +365,111 @@ describe('--debug traces', () => {
       );
     }
   });
+});
+
+describe('both transports (node:http for one-shot commands, undici for pooled work)', () => {
+  /** A raw TCP server that does `onSocket` with each connection. */
+  async function rawServer(onSocket: (socket: Socket) => void) {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      onSocket(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  for (const pooled of [false, true]) {
+    const name = pooled ? 'undici' : 'node:http';
+    const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
+      new ApiClient({
+        baseUrl,
+        apiKey: 'wsk_k_000000000000',
+        teamId: t.sandbox.teamId,
+        io: testIO().io,
+        limiter: new RateLimiter(0),
+        backoffBaseMs: 1,
+        backoffCapMs: 5,
+        pooled,
+        ...extra,
+      });
+
+    it(`${name}: an answer, its headers and its JSON body`, async () => {
+      const c = make(t.sandbox.url, { apiKey: t.sandbox.apiKey });
+      try {
+        const res = await c.request({ method: 'GET', path: COUNT });
+        assert.equal(res.status, 200);
+        assert.equal(typeof (res.body as { total: unknown }).total, 'number');
+        assert.match(res.headers['x-request-id'] ?? '', /^req_/);
+        const created = await c.request({
+          method: 'POST',
+          path: '/v2/prism/{teamId}/contact',
+          body: { default: { name: 'Ünïcode ✓' } },
+        });
+        assert.equal(created.status, 201);
+        assert.equal((created.body as { default: { name: string } }).default.name, 'Ünïcode ✓');
+      } finally {
+        await c.close();
+      }
+    });
+
+    it(`${name}: a silent server times out, a refused or torn connection is named`, async () => {
+      const silent = await rawServer(() => {});
+      const torn = await rawServer((socket) => {
+        socket.once('data', () =>
+          socket.end(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a"',
+          ),
+        );
+      });
+      const refused = await rawServer(() => {});
+      const refusedUrl = refused.url;
+      await refused.close();
+      try {
+        const slow = make(silent.url, { timeoutMs: 200, retries: 0 });
+        await assert.rejects(slow.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+          assert.match(err.message, /timed out waiting for the answer/);
+          return true;
+        });
+        await slow.close();
+        const cut = make(torn.url, { retries: 1 });
+        await assert.rejects(cut.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+          assert.match(
+            err.message,
+            /the connection was closed before an answer came\) after 2 attempts/,
+          );
+          return true;
+        });
+        await cut.close();
+        const none = make(refusedUrl, { retries: 0 });
+        await assert.rejects(none.request({ method: 'GET', path: '/v2/x' }), /connection refused/);
+        await none.close();
+      } finally {
+        await silent.close();
+        await torn.close();
+      }
+    });
+
+    it(`${name}: a cancelled request rejects with the signal's reason at once`, async () => {
+      const silent = await rawServer(() => {});
+      const c = make(silent.url);
+      try {
+        const controller = new AbortController();
+        const pending = c.request({ method: 'GET', path: '/v2/x', signal: controller.signal });
+        setTimeout(() => controller.abort(new Error('stopped by the user')), 50);
+        await assert.rejects(pending, /stopped by the user/);
+      } finally {
+        await c.close();
+        await silent.close();
+      }
+    });
+  }
 });

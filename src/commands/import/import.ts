@@ -327,7 +327,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     // Where the failed rows, the results and the checkpoint go.
     const now = deps.clock.now();
     const cwd = process.cwd();
-    const client = opts.dryRun ? undefined : await deps.client();
+    const client = opts.dryRun ? undefined : await deps.client({ pooled: true });
     const { checkpoint, resume } =
       !opts.dryRun && opts.wait
         ? await checkpointFor(opts, deps, {

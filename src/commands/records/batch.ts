@@ -69,21 +69,24 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
       })
     ).results;
   try {
-    outcome = await withClient(deps, (client) =>
-      runChunks({
-        items: run.items,
-        size: CHUNK_SIZE,
-        concurrency: flags.concurrency,
-        retries: retriesOf(deps),
-        send: send(client),
-        idOf: run.idOf,
-        signal: deps.signal,
-        onProgress: (p) =>
-          progress.update(
-            `${doing} ${type} records: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}` +
-              (p.failed > 0 ? ` (${p.failed.toLocaleString('en-US')} failed)` : ''),
-          ),
-      }),
+    outcome = await withClient(
+      deps,
+      (client) =>
+        runChunks({
+          items: run.items,
+          size: CHUNK_SIZE,
+          concurrency: flags.concurrency,
+          retries: retriesOf(deps),
+          send: send(client),
+          idOf: run.idOf,
+          signal: deps.signal,
+          onProgress: (p) =>
+            progress.update(
+              `${doing} ${type} records: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}` +
+                (p.failed > 0 ? ` (${p.failed.toLocaleString('en-US')} failed)` : ''),
+            ),
+        }),
+      { pooled: true },
     );
   } catch (err) {
     progress.fail();

@@ -39,8 +39,12 @@ export function recordId(value: string, what = 'record id'): string {
 }
 
 /** Run `fn` with the API client, closing its connections afterwards. */
-export async function withClient<T>(deps: Deps, fn: (client: ApiClient) => Promise<T>): Promise<T> {
-  const client = await deps.client();
+export async function withClient<T>(
+  deps: Deps,
+  fn: (client: ApiClient) => Promise<T>,
+  options?: { pooled?: boolean },
+): Promise<T> {
+  const client = await deps.client(options);
   try {
     return await fn(client);
   } finally {

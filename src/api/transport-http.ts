@@ -1,0 +1,83 @@
+// The transport of one-shot commands: node:http (or node:https), with one keep-alive
+// connection pool for the process. Node ships it compiled into its own start-up snapshot,
+// so a command that sends a request or two loads nothing of undici (its 150 KB of
+// JavaScript and its WebAssembly parser): see bench/startup.mjs. Idle connections do not
+// keep the process alive.
+import type * as Http from 'node:http';
+import { createRequire } from 'node:module';
+import {
+  type Answer,
+  type Exchange,
+  flattenHeaders,
+  type Transport,
+  type TransportOptions,
+  transportError,
+} from './transport.ts';
+
+type HttpModule = typeof Http;
+
+export class NodeHttpTransport implements Transport {
+  private readonly http: HttpModule;
+  private readonly agent: Http.Agent;
+  private readonly opts: TransportOptions;
+
+  constructor(origin: string, opts: TransportOptions) {
+    // Through require: on Node 24 an ES import of node:http also runs its lazy exports, which
+    // load Node's own fetch (undici, node:http2, tls, zlib, ...).
+    const name = origin.startsWith('https:') ? 'node:https' : 'node:http';
+    this.http = createRequire(import.meta.url)(name) as HttpModule;
+    this.agent = new this.http.Agent({ keepAlive: true });
+    this.opts = opts;
+  }
+
+  send(x: Exchange): Promise<Answer> {
+    const url = new URL(x.origin);
+    return new Promise<Answer>((resolve, reject) => {
+      const req = this.http.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port,
+          path: x.path,
+          method: x.method,
+          headers: x.headers,
+          agent: this.agent,
+          ...(x.signal ? { signal: x.signal } : {}),
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => {
+            if (!res.complete) {
+              reject(transportError('ECONNRESET', 'The connection was closed mid-answer.'));
+              return;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), text });
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', (err) => reject(x.signal?.aborted ? x.signal.reason : err));
+      req.setTimeout(this.opts.answerTimeoutMs, () =>
+        req.destroy(transportError('ANSWER_TIMEOUT', 'Timed out waiting for the answer.')),
+      );
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(
+          () => req.destroy(transportError('CONNECT_TIMEOUT', 'Timed out connecting.')),
+          this.opts.connectTimeoutMs,
+        );
+        socket.once('connect', () => clearTimeout(timer));
+        socket.once('close', () => clearTimeout(timer));
+      });
+      req.end(x.body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.agent.destroy();
+  }
+}

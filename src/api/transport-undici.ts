@@ -1,0 +1,59 @@
+// The transport of the work that keeps several requests in flight for long (imports, batch
+// updates and deletes): undici's connection pool. Loaded only by the commands that ask for
+// it (see transport.ts).
+import type { Dispatcher } from 'undici';
+import {
+  type Answer,
+  type Exchange,
+  flattenHeaders,
+  type Transport,
+  type TransportOptions,
+  transportError,
+} from './transport.ts';
+import { Agent, request } from './undici.ts';
+
+/** undici's codes for what failed, in the names the client reads. */
+const CODES: Record<string, string> = {
+  UND_ERR_SOCKET: 'ECONNRESET',
+  UND_ERR_CLOSED: 'ECONNRESET',
+  UND_ERR_CONNECT_TIMEOUT: 'CONNECT_TIMEOUT',
+  UND_ERR_HEADERS_TIMEOUT: 'ANSWER_TIMEOUT',
+  UND_ERR_BODY_TIMEOUT: 'ANSWER_TIMEOUT',
+};
+
+export class UndiciTransport implements Transport {
+  private readonly agent: Dispatcher;
+
+  constructor(opts: TransportOptions) {
+    this.agent = new Agent({
+      connect: { timeout: opts.connectTimeoutMs },
+      headersTimeout: opts.answerTimeoutMs,
+      bodyTimeout: opts.answerTimeoutMs,
+      keepAliveTimeout: 4_000,
+    });
+  }
+
+  async send(x: Exchange): Promise<Answer> {
+    try {
+      const res = await request.call(this.agent, {
+        origin: x.origin,
+        path: x.path,
+        method: x.method as Dispatcher.HttpMethod,
+        headers: x.headers,
+        body: x.body ?? null,
+        ...(x.signal ? { signal: x.signal } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      const code = e.code !== undefined ? CODES[e.code] : undefined;
+      if (code === undefined) throw err;
+      throw Object.assign(transportError(code, e.message ?? code), { cause: err });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

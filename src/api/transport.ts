@@ -1,0 +1,54 @@
+// How the HTTP client sends one request and reads its whole answer. Two ways, one contract:
+// - node:http (transport-http.ts), for the one-shot commands (a get, a count, a list): it
+//   is part of Node, so it costs start-up almost nothing;
+// - undici's connection pool (transport-undici.ts), for the work that keeps several
+//   requests in flight for long (imports, batch updates and deletes), loaded only there.
+// The client (client.ts) owns everything else: retries, the rate limit, idempotency keys,
+// traces and errors. A transport rejects with an error whose `code` names what failed
+// (ECONNREFUSED, ECONNRESET, ENOTFOUND, CONNECT_TIMEOUT, ANSWER_TIMEOUT, ...), or with the
+// signal's reason when the request was cancelled.
+
+export interface Exchange {
+  /** `http://host:port`. */
+  origin: string;
+  /** The path and query, as sent. */
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Answer {
+  status: number;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+}
+
+export interface Transport {
+  send(exchange: Exchange): Promise<Answer>;
+  /** Close idle connections; the transport may not be used after. */
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** Longest wait for a connection. */
+  connectTimeoutMs: number;
+  /** Longest wait for the answer to start, and between two parts of it. */
+  answerTimeoutMs: number;
+}
+
+/** An error of a transport that names what failed (see describeNetworkError in client.ts). */
+export function transportError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+export function flattenHeaders(
+  h: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
