@@ -2,7 +2,16 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -80,6 +89,31 @@ describe('the ws binary', () => {
     const v = ws(['--version']);
     assert.equal(v.code, 0);
     assert.equal(v.stdout, `${pkg.version}\n`);
+    // Alone, it is answered before the bundle loads; with other flags, by the bundle.
+    const hook = join(dir, 'files-hook.cjs');
+    writeFileSync(
+      hook,
+      "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));",
+    );
+    const loadedFiles = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], {
+        env: env(),
+        encoding: 'utf8',
+      });
+      return { stdout: r.stdout, files: JSON.parse(r.stderr) as string[] };
+    };
+    for (const flag of ['--version', '-V']) {
+      const alone = loadedFiles([flag]);
+      assert.equal(alone.stdout, `${pkg.version}\n`);
+      assert.deepEqual(
+        alone.files.filter((f) => f.includes(`${ROOT}dist`)),
+        [],
+        flag,
+      );
+    }
+    const parsed = loadedFiles(['--version', '--no-color']);
+    assert.equal(parsed.stdout, `${pkg.version}\n`);
+    assert.ok(parsed.files.some((f) => f.endsWith('dist/ws.js')));
     const h = ws(['--help']);
     assert.equal(h.code, 0);
     assert.match(h.stdout, /Usage: ws \[options\] \[command\]/);
