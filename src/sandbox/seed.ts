@@ -2,7 +2,8 @@
 // shows something. Fully deterministic: a fixed PRNG seed and fixed dates, so every demo
 // and every snapshot of it is the same. Domains use the reserved .example TLD.
 
-import { type ObjectType, recordsOf, type Values } from './resources/records/model.ts';
+import type { ObjectType } from './object-types.ts';
+import { recordsOf, type Values } from './resources/records/model.ts';
 import type { Store } from './store.ts';
 
 const SEED = 0x5eed_2025;

@@ -6,10 +6,11 @@
 // participant arrays may be sent back as read and are ignored.
 
 import { invalidRequest, notFound } from '../../errors.ts';
+import type { ObjectType } from '../../object-types.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { definitionsIn, isReference, referenceTarget, type Scope } from '../properties/scope.ts';
 import { requireRecord } from '../records/handlers.ts';
-import type { ObjectType, StoredRecord } from '../records/model.ts';
-import { definitionsIn, isReference, referenceTarget, type Scope } from '../records/schema.ts';
+import type { StoredRecord } from '../records/model.ts';
 import {
   GRANT_TYPES,
   type GrantType,

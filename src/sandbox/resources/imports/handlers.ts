@@ -2,8 +2,8 @@
 // background runner.
 
 import { notFound } from '../../errors.ts';
+import type { ObjectType } from '../../object-types.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
-import type { ObjectType } from '../records/model.ts';
 import {
   finishedView,
   type ImportJobView,

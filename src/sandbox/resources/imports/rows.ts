@@ -10,20 +10,20 @@
 // records' generation says so): the chunks of one large import then read every record once,
 // not once per chunk.
 
+import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
-import { canonicalJson } from '../../idempotency.ts';
+import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
+import { definitionIn, type PropertyDefinition, type Scope } from '../properties/scope.ts';
 import {
   newRecord,
-  type ObjectType,
   type RecordChanges,
   type RecordsModel,
   recordsOf,
   type StoredRecord,
   type Values,
 } from '../records/model.ts';
-import { definitionIn, type PropertyDefinition, type Scope } from '../records/schema.ts';
 import { checkWrite, isEmptyValue, normaliseValue, type RecordInput } from '../records/values.ts';
 import type { ImportError, ImportOptions, ImportRow, RowResult } from './model.ts';
 

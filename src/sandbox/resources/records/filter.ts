@@ -24,7 +24,6 @@
 import { ComparisonOperator } from '../../../generated/enums.ts';
 
 import { isPlainObject } from '../../../util/guards.ts';
-import { recordsOf, type StoredRecord } from './model.ts';
 import {
   fieldProblem,
   findOption,
@@ -37,7 +36,8 @@ import {
   referenceTarget,
   resolvePath,
   type Scope,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import { recordsOf, type StoredRecord } from './model.ts';
 import { normaliseDate } from './values.ts';
 
 /** Every filter operator of the API (from the contract). */

@@ -4,19 +4,13 @@
 import type { components } from '../../../generated/api-types.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
+import { isObjectType, OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { definitionIn, type Scope, unknownProperty } from '../properties/scope.ts';
 import type { FilterEntry, SortEntry } from './filter.ts';
-import {
-  isObjectType,
-  newRecord,
-  OBJECT_TYPES,
-  type ObjectType,
-  recordsOf,
-  type StoredRecord,
-} from './model.ts';
+import { newRecord, recordsOf, type StoredRecord } from './model.ts';
 import { compileSelect, etagOf, type Projection, recordBody } from './present.ts';
 import { type QuerySpec, recordsWhereEquals, runQuery } from './query.ts';
-import { definitionIn, type Scope, unknownProperty } from './schema.ts';
 import { checkWrite, type RecordInput, valueFromText } from './values.ts';
 
 /** Path check of every record route: the object type must be one of the six. */

@@ -5,10 +5,10 @@
 // `generation` grows with every change, so query results can be cached until the next one.
 
 import { isDeepStrictEqual } from 'node:util';
-import { RecordObjectType } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
+import { isObjectType, OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
   type Slice,
@@ -16,15 +16,6 @@ import {
   SnapshotError,
   type Store,
 } from '../../store.ts';
-
-/** The object types of the record endpoints (api.md, "Object types"). */
-export const OBJECT_TYPES = RecordObjectType;
-
-export type ObjectType = (typeof OBJECT_TYPES)[number];
-
-export function isObjectType(value: string): value is ObjectType {
-  return (OBJECT_TYPES as readonly string[]).includes(value);
-}
 
 /** Property values keyed by property slug. */
 export type Values = Record<string, unknown>;

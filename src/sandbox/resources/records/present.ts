@@ -4,8 +4,6 @@
 // values that a dot path selected (`organization.name`), else nothing. Select values are
 // stored as option slugs and read back as such.
 
-import type { FieldNamer } from './filter.ts';
-import { recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
   definitionsIn,
   isReference,
@@ -14,7 +12,9 @@ import {
   resolvePath,
   type Scope,
   scopeOf,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import type { FieldNamer } from './filter.ts';
+import { recordsOf, type StoredRecord, type Values } from './model.ts';
 
 /**
  * What a read selects: every value (with the definitions of the scope, looked up once per

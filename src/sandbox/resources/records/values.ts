@@ -9,7 +9,6 @@
 
 import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { type FieldError, invalidRequest, SandboxError } from '../../errors.ts';
-import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
   definitionsBySlug,
   definitionsIn,
@@ -20,7 +19,8 @@ import {
   type PropertyDefinition,
   referenceTarget,
   type Scope,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =

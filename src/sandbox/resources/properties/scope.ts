@@ -4,9 +4,9 @@
 // properties model; nothing here keeps state.
 
 import { invalidRequest } from '../../errors.ts';
+import { isObjectType, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { type PropertyDefinition, type PropertyOption, propertiesOf } from '../properties/model.ts';
-import { isObjectType, type ObjectType } from './model.ts';
+import { type PropertyDefinition, type PropertyOption, propertiesOf } from './model.ts';
 
 export type { PropertyDefinition, PropertyOption };
 
