@@ -4,6 +4,7 @@
 
 import { isUuid } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
+import { queryFlag, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { viewsOf } from '../views/model.ts';
 import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
@@ -50,9 +51,9 @@ export function listProperties(ctx: RequestContext): Reply {
 function listing(ctx: RequestContext, types: readonly string[]) {
   const model = propertiesOf(ctx.store);
   const teamId = teamOf(ctx);
-  const listId = single(ctx, 'list_id');
-  const term = single(ctx, 'term')?.trim().toLowerCase() ?? '';
-  const includeOptions = single(ctx, 'include_options') === 'true';
+  const listId = queryValue(ctx, 'list_id');
+  const term = queryValue(ctx, 'term')?.trim().toLowerCase() ?? '';
+  const includeOptions = queryFlag(ctx, 'include_options');
   const out: Record<string, Record<string, unknown>> = {};
   for (const type of types) {
     const defs =
@@ -125,9 +126,9 @@ export function deleteProperty(ctx: RequestContext): Reply {
   const teamId = teamOf(ctx);
   const objectType = objectTypeOf(ctx);
   const id = ctx.params['propertyId']!;
-  const type = single(ctx, 'type')!;
+  const type = queryValue(ctx, 'type')!;
   const def = model.editable(teamId, objectType, id, type, 'query.type');
-  const listId = single(ctx, 'list_id');
+  const listId = queryValue(ctx, 'list_id');
   if (listId !== undefined && listId !== def.list_id) {
     const message = `The ${objectType} property ${describeDefinition(def)} ${def.list_id === null ? 'is workspace-global' : `belongs to list ${def.list_id}`}, not to list ${listId}; send its list_id or leave list_id out.`;
     throw invalidRequest(message, [{ field: 'query.list_id', message, code: 'mismatch' }]);
@@ -179,8 +180,8 @@ export function deletePropertyOption(ctx: RequestContext): Reply {
     objectTypeOf(ctx),
     ctx.params['propertyId']!,
     ctx.params['optionId']!,
-    single(ctx, 'type'),
-    single(ctx, 'list_id'),
+    queryValue(ctx, 'type'),
+    queryValue(ctx, 'list_id'),
   );
   return { status: 204 };
 }
@@ -235,16 +236,6 @@ function copy<T extends object>(body: Body, target: T, fields: readonly string[]
   }
 }
 
-function teamOf(ctx: RequestContext): string {
-  return ctx.params['teamId']!;
-}
-
 function objectTypeOf(ctx: RequestContext): string {
   return ctx.params['objectType']!;
-}
-
-/** A query parameter given at most once (the contract rejects repeats of scalar ones). */
-export function single(ctx: RequestContext, name: string): string | undefined {
-  const value = ctx.query[name];
-  return Array.isArray(value) ? value[0] : value;
 }
