@@ -12,10 +12,8 @@ import {
   roleBySlug,
   stableId,
 } from '../../src/sandbox/resources/properties/catalogue.ts';
-import {
-  type PropertyDefinition,
-  propertiesOf,
-} from '../../src/sandbox/resources/properties/model.ts';
+import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
+import type { PropertyDefinition } from '../../src/sandbox/resources/properties/types.ts';
 import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import type { RunningSandbox } from '../../src/sandbox/sandbox.ts';
 import { SnapshotError } from '../../src/sandbox/store.ts';

@@ -15,7 +15,8 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
 import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { definitionIn, type PropertyDefinition, type Scope } from '../properties/scope.ts';
+import { definitionIn, type Scope } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import {
   newRecord,
   type RecordChanges,

@@ -8,18 +8,16 @@ import { queryFlag, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { viewsOf } from '../views/model.ts';
 import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
+import { type PropertiesModel, propertiesOf } from './model.ts';
+import { conflict, describeDefinition } from './rules.ts';
 import {
-  conflict,
   type DefinitionChanges,
-  describeDefinition,
   type NewDefinition,
   type NewOption,
   OPTION_FIELDS,
   type OptionChanges,
-  type PropertiesModel,
   type PropertyDefinition,
-  propertiesOf,
-} from './model.ts';
+} from './types.ts';
 
 /** Path check of the per-type property routes: the object type must be a known one. */
 export function requirePropertyObjectType(ctx: PathContext): void {

@@ -6,9 +6,8 @@
 import { invalidRequest } from '../../errors.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { type PropertyDefinition, type PropertyOption, propertiesOf } from './model.ts';
-
-export type { PropertyDefinition, PropertyOption };
+import { propertiesOf } from './model.ts';
+import type { PropertyDefinition, PropertyOption } from './types.ts';
 
 /** Where definitions are looked up: a team's object type, in the workspace or on a list. */
 export interface Scope {

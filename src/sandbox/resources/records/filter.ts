@@ -32,11 +32,11 @@ import {
   optionRank,
   optionsIn,
   type PathStep,
-  type PropertyDefinition,
   referenceTarget,
   resolvePath,
   type Scope,
 } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import { recordsOf, type StoredRecord } from './model.ts';
 import { normaliseDate } from './values.ts';
 

@@ -7,12 +7,12 @@
 import {
   definitionsIn,
   isReference,
-  type PropertyDefinition,
   referenceTarget,
   resolvePath,
   type Scope,
   scopeOf,
 } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import type { FieldNamer } from './filter.ts';
 import { recordsOf, type StoredRecord, type Values } from './model.ts';
 

@@ -20,12 +20,8 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest } from '../../errors.ts';
 import { OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import {
-  definitionsIn,
-  fieldProblem,
-  type PropertyDefinition,
-  type Scope,
-} from '../properties/scope.ts';
+import { definitionsIn, fieldProblem, type Scope } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import {
   type Combinator,
   compileFilter,

@@ -16,10 +16,10 @@ import {
   isMultiValued,
   isReference,
   optionList,
-  type PropertyDefinition,
   referenceTarget,
   type Scope,
 } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -5,15 +5,9 @@
 import { invalidRequest, notFound } from '../../errors.ts';
 import { queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import {
-  isViewObjectType,
-  VIEW_FIELDS,
-  VIEW_OBJECT_TYPES,
-  type View,
-  type ViewFields,
-  viewsOf,
-} from './model.ts';
+import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
 import { viewRecords } from './records.ts';
+import type { View, ViewFields } from './types.ts';
 
 /** Path check of every view route: the object type must be one of the six of api.md. */
 export function requireViewObjectType(ctx: PathContext): void {

@@ -17,13 +17,11 @@ import {
   type Store,
 } from '../../store.ts';
 import { stableId } from '../properties/catalogue.ts';
-import {
-  type PropertiesModel,
-  type PropertyDefinition,
-  propertiesOf,
-} from '../properties/model.ts';
+import { type PropertiesModel, propertiesOf } from '../properties/model.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import { checkPaths, pathsOf, resolvePath } from './paths.ts';
 import { checkViewQuery } from './records.ts';
+import type { View, ViewFields } from './types.ts';
 
 /** The object types of the view endpoints (api.md, "Object types"). */
 export const VIEW_OBJECT_TYPES = ViewObjectTypeEnum;
@@ -38,40 +36,6 @@ export const VIEW_TYPES = ViewTypeEnum;
 
 /** The user every view of the sandbox is saved by (the sandbox has one user, its API key). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');
-
-export type FilterEntry = Record<string, Record<string, unknown>>;
-export type SortEntry = Record<string, 'asc' | 'desc'>;
-
-export interface View {
-  id: string;
-  object_type: string;
-  name: string;
-  view_type: string;
-  aggregation_prop_def_id: string | null;
-  aggregation_type: string | null;
-  column_layout: Record<string, unknown> | null;
-  combinator: 'AND' | 'OR';
-  created_at: string;
-  updated_at: string;
-  filter: FilterEntry[];
-  group_by: string | null;
-  group_hidden_option_ids: unknown;
-  group_hide_empty: boolean | null;
-  group_sort: string | null;
-  icon: string | null;
-  list_id: string | null;
-  /** Empty: every property the object type shows on the view's list. */
-  select: string[];
-  sort: SortEntry[];
-  sort_order: number | null;
-  team_id: string;
-  user_id: string;
-}
-
-/** The fields a request may set (all but name and view_type optional on create). */
-export type ViewFields = Partial<
-  Omit<View, 'id' | 'object_type' | 'created_at' | 'updated_at' | 'team_id' | 'user_id'>
->;
 
 /** The settable fields and their values on a new view. */
 const SETTABLE: Required<Omit<ViewFields, 'name' | 'view_type'>> = {

@@ -5,7 +5,7 @@
 import { isObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
 import { type PageResult, type QuerySpec, runQuery } from '../records/query.ts';
-import type { View } from './model.ts';
+import type { View } from './types.ts';
 
 export interface PageRequest {
   cursor?: string;
