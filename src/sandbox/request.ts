@@ -6,7 +6,8 @@ import { invalidRequest, notFound } from './errors.ts';
 import { isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
 import type { PathContext, RequestContext } from './resource.ts';
 import type { Scope } from './resources/properties/scope.ts';
-import { recordsOf, type StoredRecord } from './resources/records/model.ts';
+import { recordsOf } from './resources/records/model.ts';
+import type { StoredRecord } from './resources/records/types.ts';
 
 /**
  * A query parameter given at most once: 400 (`query.<name>`, code `repeated`) when it is

@@ -3,7 +3,8 @@
 // and every snapshot of it is the same. Domains use the reserved .example TLD.
 
 import type { ObjectType } from './object-types.ts';
-import { recordsOf, type Values } from './resources/records/model.ts';
+import { recordsOf } from './resources/records/model.ts';
+import type { Values } from './resources/records/types.ts';
 import type { Store } from './store.ts';
 
 const SEED = 0x5eed_2025;

@@ -9,7 +9,7 @@ import { invalidRequest, notFound } from '../../errors.ts';
 import { recordScope, requireRecord } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { definitionsIn, isReference, referenceTarget, type Scope } from '../properties/scope.ts';
-import type { StoredRecord } from '../records/model.ts';
+import type { StoredRecord } from '../records/types.ts';
 import {
   GRANT_TYPES,
   type GrantType,

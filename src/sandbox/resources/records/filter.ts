@@ -37,7 +37,8 @@ import {
   type Scope,
 } from '../properties/scope.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
-import { recordsOf, type StoredRecord } from './model.ts';
+import { recordsOf } from './model.ts';
+import type { StoredRecord } from './types.ts';
 import { normaliseDate } from './values.ts';
 
 /** Every filter operator of the API (from the contract). */

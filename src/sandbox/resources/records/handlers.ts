@@ -8,10 +8,12 @@ import type { ObjectType } from '../../object-types.ts';
 import { queryFlag, queryValue, recordScope, requireRecord } from '../../request.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
 import { definitionIn, type Scope, unknownProperty } from '../properties/scope.ts';
+import type { WriteCause, WriteSource } from './events.ts';
 import type { FilterEntry, SortEntry } from './filter.ts';
-import { newRecord, recordsOf, type StoredRecord } from './model.ts';
+import { newRecord, recordsOf } from './model.ts';
 import { compileSelect, etagOf, type Projection, recordBody } from './present.ts';
 import { type QuerySpec, recordsWhereEquals, runQuery } from './query.ts';
+import type { StoredRecord } from './types.ts';
 import { checkWrite, type RecordInput, valueFromText } from './values.ts';
 
 // ---------------------------------------------------------------- single records
@@ -20,7 +22,11 @@ import { checkWrite, type RecordInput, valueFromText } from './values.ts';
 export function createRecord(ctx: RequestContext): Reply {
   const scope = recordScope(ctx);
   const changes = checkWrite(scope, recordInput(ctx.body), 'create');
-  const record = recordsOf(ctx.store).create(scope.type, newRecord(changes));
+  const record = recordsOf(ctx.store).create(
+    scope.type,
+    newRecord(changes),
+    causeOf(scope, 'create'),
+  );
   return recordReply(scope, record, 201, { created: true });
 }
 
@@ -38,7 +44,12 @@ export function updateRecord(ctx: RequestContext): Reply {
   const record = requireRecord(ctx, scope);
   checkIfMatch(ctx, scope, record);
   const changes = checkWrite(scope, recordInput(ctx.body), 'patch', record);
-  const updated = recordsOf(ctx.store).update(scope.type, record.id, changes);
+  const updated = recordsOf(ctx.store).update(
+    scope.type,
+    record.id,
+    changes,
+    causeOf(scope, 'patch'),
+  );
   return recordReply(scope, updated, 200);
 }
 
@@ -50,7 +61,7 @@ export function deleteRecord(ctx: RequestContext): Reply {
   const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope, { deleted: true });
   checkIfMatch(ctx, scope, record);
-  recordsOf(ctx.store).softDelete(scope.type, record.id);
+  recordsOf(ctx.store).softDelete(scope.type, record.id, causeOf(scope, 'delete'));
   return { status: 204 };
 }
 
@@ -58,10 +69,11 @@ export function deleteRecord(ctx: RequestContext): Reply {
 export function duplicateRecord(ctx: RequestContext): Reply {
   const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope);
-  const copy = recordsOf(ctx.store).create(scope.type, {
-    default: record.default,
-    lists: record.lists,
-  });
+  const copy = recordsOf(ctx.store).create(
+    scope.type,
+    { default: record.default, lists: record.lists },
+    causeOf(scope, 'duplicate'),
+  );
   return recordReply(scope, copy, 201, { created: true });
 }
 
@@ -69,7 +81,8 @@ export function duplicateRecord(ctx: RequestContext): Reply {
 export function restoreRecord(ctx: RequestContext): Reply {
   const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope, { deleted: true });
-  return recordReply(scope, recordsOf(ctx.store).restore(scope.type, record.id), 200);
+  const restored = recordsOf(ctx.store).restore(scope.type, record.id, causeOf(scope, 'restore'));
+  return recordReply(scope, restored, 200);
 }
 
 // ---------------------------------------------------------------- by value
@@ -97,7 +110,8 @@ export function upsertRecordByValue(ctx: RequestContext): Reply {
   const records = recordsOf(ctx.store);
   if (record !== undefined) {
     const changes = checkWrite(scope, input, 'patch', record);
-    return recordReply(scope, records.update(scope.type, record.id, changes), 200);
+    const updated = records.update(scope.type, record.id, changes, causeOf(scope, 'upsert'));
+    return recordReply(scope, updated, 200);
   }
   const slug = ctx.params['slug']!;
   const given = input.default ?? {};
@@ -106,7 +120,7 @@ export function upsertRecordByValue(ctx: RequestContext): Reply {
       ? { ...given, [slug]: valueFromText(definitionIn(scope, slug)!, ctx.params['value']!) }
       : given;
   const changes = checkWrite(scope, { ...input, default: values }, 'create');
-  const created = records.create(scope.type, newRecord(changes));
+  const created = records.create(scope.type, newRecord(changes), causeOf(scope, 'upsert'));
   return recordReply(scope, created, 201, { created: true });
 }
 
@@ -251,7 +265,8 @@ export function batchUpdateRecords(ctx: RequestContext): Reply {
     return attempt(id, () => {
       const record = requireRecord(ctx, scope, { id });
       const changes = checkWrite(scope, recordInput(item), 'patch', record);
-      return recordBody(scope, recordsOf(ctx.store).update(scope.type, id, changes));
+      const cause = causeOf(scope, 'batch_update');
+      return recordBody(scope, recordsOf(ctx.store).update(scope.type, id, changes, cause));
     });
   });
   return { status: 200, body: bulkResult(results) };
@@ -267,7 +282,7 @@ export function batchDeleteRecords(ctx: RequestContext): Reply {
     }
     return attempt(id, () => {
       const record = requireRecord(ctx, scope, { id, deleted: true });
-      recordsOf(ctx.store).softDelete(scope.type, record.id);
+      recordsOf(ctx.store).softDelete(scope.type, record.id, causeOf(scope, 'batch_delete'));
       return undefined;
     });
   });
@@ -298,6 +313,11 @@ function bulkResult(results: ItemResult[]) {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** The cause of a write of this request: its operation and team (records/events.ts). */
+function causeOf(scope: Scope, source: WriteSource): WriteCause {
+  return { source, teamId: scope.teamId };
+}
 
 function recordInput(body: unknown): RecordInput {
   return isPlainObject(body) ? body : {};

@@ -14,7 +14,8 @@ import {
 } from '../properties/scope.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import type { FieldNamer } from './filter.ts';
-import { recordsOf, type StoredRecord, type Values } from './model.ts';
+import { recordsOf } from './model.ts';
+import type { StoredRecord, Values } from './types.ts';
 
 /**
  * What a read selects: every value (with the definitions of the scope, looked up once per

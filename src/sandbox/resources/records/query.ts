@@ -32,8 +32,9 @@ import {
   type SortEntry,
   sortRecords,
 } from './filter.ts';
-import { recordsOf, type StoredRecord, type Values } from './model.ts';
+import { recordsOf } from './model.ts';
 import { compileSelect, project, rowValues } from './present.ts';
+import type { StoredRecord, Values } from './types.ts';
 
 export type { Combinator, FieldNamer, FilterEntry, Operator, SortEntry } from './filter.ts';
 export { OPERATORS } from './filter.ts';

@@ -20,7 +20,8 @@ import {
   type Scope,
 } from '../properties/scope.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
-import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
+import { recordsOf } from './model.ts';
+import type { RecordChanges, StoredRecord, Values } from './types.ts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
