@@ -103,6 +103,11 @@ export interface Resource {
   /** Slices of the store the resource keeps its state in (loaded and checked at start). */
   slices?: SliceDef<Slice>[];
   /**
+   * Subscriptions to other resources' events (src/sandbox/events.ts): called once when the
+   * sandbox is assembled, after every slice is in the store and before the first request.
+   */
+  subscribe?: (store: Store) => void;
+  /**
    * Background work: called once the sandbox listens (state restored from a data file is
    * in the store by then); the function it returns is called when the sandbox closes.
    */

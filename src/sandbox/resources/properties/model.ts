@@ -29,6 +29,7 @@ import {
   slugify,
 } from './catalogue.ts';
 import { DEFAULT_DEFINITIONS, isDefaultId } from './defaults.ts';
+import { type PropertyEvent, propertyEvents, propertyLeaving } from './events.ts';
 import {
   addOption,
   changeOption,
@@ -235,6 +236,13 @@ export class PropertiesModel implements Slice {
     }
     this.ownList(teamId, objectType).push(def);
     this.changed();
+    this.announce(() => ({
+      type: 'property.created',
+      teamId,
+      objectType,
+      before: null,
+      after: structuredClone(def),
+    }));
     return def;
   }
 
@@ -246,6 +254,10 @@ export class PropertiesModel implements Slice {
     changes: DefinitionChanges,
   ): PropertyDefinition {
     const def = this.editable(teamId, objectType, id, type, 'body.type');
+    if (changes.list_id !== undefined && changes.list_id !== def.list_id) {
+      const leaving = { teamId, objectType, definition: def, to: changes.list_id };
+      this.ctx.events.check(propertyLeaving, leaving);
+    }
     const listId = changes.list_id === undefined ? def.list_id : changes.list_id;
     const name = changes.name === undefined ? def.name : changes.name.trim();
     if (name === '') throw fieldError('body.name', 'empty', 'name must not be blank.');
@@ -260,6 +272,7 @@ export class PropertiesModel implements Slice {
         );
       }
     }
+    const before = this.copyIfListened(def);
     if (name !== null) def.name = name;
     if (changes.icon !== undefined) def.icon = changes.icon;
     if (changes.enabled !== undefined) def.enabled = changes.enabled;
@@ -273,14 +286,29 @@ export class PropertiesModel implements Slice {
     }
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'property.updated',
+      teamId,
+      objectType,
+      before: before!,
+      after: structuredClone(def),
+    }));
     return def;
   }
 
   remove(teamId: string, objectType: string, id: string, type: string): PropertyDefinition {
     const def = this.editable(teamId, objectType, id, type, 'query.type');
+    this.ctx.events.check(propertyLeaving, { teamId, objectType, definition: def, to: undefined });
     const list = this.ownList(teamId, objectType);
     list.splice(list.indexOf(def), 1);
     this.changed();
+    this.announce(() => ({
+      type: 'property.deleted',
+      teamId,
+      objectType,
+      before: structuredClone(def),
+      after: null,
+    }));
     return def;
   }
 
@@ -330,6 +358,14 @@ export class PropertiesModel implements Slice {
     const option = addOption(def, input, 'body');
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.created',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: null,
+      after: structuredClone(option),
+    }));
     return option;
   }
 
@@ -343,9 +379,18 @@ export class PropertiesModel implements Slice {
   ): PropertyOption {
     const def = this.selectDefinition(teamId, objectType, propertyId, type, 'body.type');
     const option = requireOption(def, optionId);
+    const before = this.copyIfListened(option);
     changeOption(def, option, changes);
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.updated',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: before!,
+      after: structuredClone(option),
+    }));
     return option;
   }
 
@@ -363,6 +408,14 @@ export class PropertiesModel implements Slice {
     def.options = (def.options ?? []).filter((o) => o !== option);
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.deleted',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: structuredClone(option),
+      after: null,
+    }));
     return option;
   }
 
@@ -506,6 +559,16 @@ export class PropertiesModel implements Slice {
       );
     }
     return def;
+  }
+
+  /** A copy of `value` as it is now, when someone listens to property events. */
+  private copyIfListened<T>(value: T): T | undefined {
+    return this.ctx.events.listening(propertyEvents) ? structuredClone(value) : undefined;
+  }
+
+  /** Emit the event `make` builds, when someone listens (copies cost nothing otherwise). */
+  private announce(make: () => PropertyEvent): void {
+    if (this.ctx.events.listening(propertyEvents)) this.ctx.events.emit(propertyEvents, make());
   }
 
   private changed(notify = true): void {

@@ -17,7 +17,9 @@ import {
   type Store,
 } from '../../store.ts';
 import { stableId } from '../properties/catalogue.ts';
+import { type PropertyLeaving, propertyLeaving } from '../properties/events.ts';
 import { type PropertiesModel, propertiesOf } from '../properties/model.ts';
+import { conflict, describeDefinition } from '../properties/rules.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { checkPaths, pathsOf, resolvePath } from './paths.ts';
 import { checkViewQuery } from './records.ts';
@@ -131,6 +133,26 @@ export class ViewsModel implements Slice {
     const views = this.teams.get(teamId)!;
     views.splice(views.indexOf(view), 1);
     this.ctx.changed();
+  }
+
+  /**
+   * A definition that a view uses cannot be deleted, nor moved to a list where a view using
+   * it would no longer see it (moving to the whole workspace hides it from no view): 409
+   * naming the views. Asked by the properties model before the change (propertyLeaving).
+   */
+  refuseLeaving(props: PropertiesModel, leaving: PropertyLeaving): void {
+    const { definition: def, to } = leaving;
+    if (to === null) return;
+    const users = this.using(props, leaving.teamId, def).filter(
+      (view) => to === undefined || view.list_id !== to,
+    );
+    if (users.length === 0) return;
+    const named = users.map((v) => `'${v.name}' (${v.object_type}, id ${v.id})`).join(', ');
+    const what = to === undefined ? 'be deleted' : `move to list ${to}`;
+    throw conflict(
+      `The ${def.object_type} property ${describeDefinition(def)} cannot ${what}: ${users.length === 1 ? 'the view' : 'the views'} ${named} ${users.length === 1 ? 'uses' : 'use'} it. Remove it from ${users.length === 1 ? 'that view' : 'those views'} first.`,
+      { views: users.map((v) => v.id) },
+    );
   }
 
   /** The team's views (of any object type) that name the definition `def`. */
@@ -291,6 +313,13 @@ function parseView(item: unknown, at: string): View {
 }
 
 export const viewsSlice = defineSlice('views', (ctx) => new ViewsModel(ctx));
+
+/** What views react to: a definition leaving (deleted, or moved to another list). */
+export function subscribeViews(store: Store): void {
+  store.events.on(propertyLeaving, (leaving) => {
+    viewsOf(store).refuseLeaving(propertiesOf(store), leaving);
+  });
+}
 
 /** The views model of `store`. */
 export function viewsOf(store: Store): ViewsModel {
