@@ -110,7 +110,11 @@ const PROBABILITY: Record<(typeof STAGES)[number], number> = {
   lost: 0,
 };
 
-/** Fill the store with the demo workspace. Returns the number of records created. */
+/**
+ * Fill the store with the demo workspace. Returns the number of records created. The records
+ * are created without a cause: filling the store is not a write of the API, and emits no
+ * event (records/events.ts).
+ */
 export function seedDemo(store: Store): number {
   const records = recordsOf(store);
   const random = mulberry32(SEED);
