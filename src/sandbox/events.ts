@@ -90,23 +90,31 @@ export class EventBus {
    */
   emit<T>(topic: EventTopic<T>, event: T): void {
     if (!this.listeners.has(topic)) return;
-    this.queue.push({ topic, event });
-    if (this.delivering) return;
+    if (this.delivering) {
+      this.queue.push({ topic, event });
+      return;
+    }
     this.delivering = true;
     try {
+      this.deliver(topic, event);
       for (let i = 0; i < this.queue.length; i++) {
         const next = this.queue[i]!;
-        for (const listener of this.listeners.get(next.topic) ?? []) {
-          try {
-            listener(next.event);
-          } catch (err) {
-            this.onListenerError(err, next.topic.name);
-          }
-        }
+        this.deliver(next.topic, next.event);
       }
     } finally {
       this.queue.length = 0;
       this.delivering = false;
+    }
+  }
+
+  /** One event to every listener of its topic; their errors go to the handler. */
+  private deliver(topic: EventTopic<unknown>, event: unknown): void {
+    for (const listener of this.listeners.get(topic) ?? []) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.onListenerError(err, topic.name);
+      }
     }
   }
 

@@ -47,8 +47,8 @@ interface RecordEventBase extends WriteCause {
   /** The record's id (before and after have the same). */
   readonly id: string;
   /**
-   * The record after the write: a copy, frozen at its top level, that later writes do not
-   * change (treat its values as read-only). record.deleted: deleted_at is set.
+   * The record after the write: a copy that later writes do not change (read-only: its
+   * values are the store's own). record.deleted: deleted_at is set.
    */
   readonly after: Readonly<StoredRecord>;
 }

@@ -87,7 +87,7 @@ export class RecordsModel implements Slice {
     this.gen++;
     this.ctx.changed();
     if (this.announces(cause)) {
-      this.announce({ type: 'record.created', ...about(type, record, cause), before: null });
+      this.announce(eventOf('record.created', type, record, cause, null));
     }
     return record;
   }
@@ -145,7 +145,7 @@ export class RecordsModel implements Slice {
     if (active) adjust(table, record, +1);
     this.touch(record);
     if (before !== undefined) {
-      this.announce({ type: 'record.updated', ...about(type, record, cause!), before });
+      this.announce(eventOf('record.updated', type, record, cause!, before));
     }
     return record;
   }
@@ -163,7 +163,7 @@ export class RecordsModel implements Slice {
     record.deleted_at = this.ctx.clock.iso();
     this.touch(record);
     if (before !== undefined) {
-      this.announce({ type: 'record.deleted', ...about(type, record, cause!), before });
+      this.announce(eventOf('record.deleted', type, record, cause!, before));
     }
     return record;
   }
@@ -178,7 +178,7 @@ export class RecordsModel implements Slice {
     adjust(table, record, +1);
     this.touch(record);
     if (before !== undefined) {
-      this.announce({ type: 'record.restored', ...about(type, record, cause!), before });
+      this.announce(eventOf('record.restored', type, record, cause!, before));
     }
     return record;
   }
@@ -263,23 +263,41 @@ export class RecordsModel implements Slice {
   }
 }
 
-/** What every event of a write says besides its type and `before`. */
-function about(type: ObjectType, record: StoredRecord, cause: WriteCause) {
-  return {
-    objectType: type,
-    id: record.id,
-    source: cause.source,
-    teamId: cause.teamId,
-    after: copyOf(record),
-  };
+/** The event of a write of `record` (now written) with `cause`. */
+function eventOf(
+  type: 'record.created',
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: null,
+): RecordEvent;
+function eventOf(
+  type: Exclude<RecordEvent['type'], 'record.created'>,
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: Readonly<StoredRecord>,
+): RecordEvent;
+function eventOf(
+  type: RecordEvent['type'],
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: Readonly<StoredRecord> | null,
+): RecordEvent {
+  const { source, teamId } = cause;
+  const after = copyOf(record);
+  return { type, objectType, id: record.id, source, teamId, before, after } as RecordEvent;
 }
 
 /**
  * A record as it is now, for an event: a top-level copy suffices, as the model never
  * changes a record's values in place (a write sets new `default` and `lists` objects).
+ * Not frozen (freezing cost more than the rest of an event): listeners treat it as
+ * read-only, and changing the copy would not reach the store anyway.
  */
 function copyOf(record: StoredRecord): Readonly<StoredRecord> {
-  return Object.freeze({ ...record });
+  return { ...record };
 }
 
 /** `values` with `changes` applied: a null clears the slug; values are copied in. */
