@@ -1,7 +1,8 @@
 // The property definitions a record operation works with: which slugs a record of a type
 // carries (in the workspace, or on a list), where a dot path leads, which record type a
-// reference points at, and which option a select value names. Everything comes from the
-// properties model; nothing here keeps state.
+// reference points at, and which option a select value names. Records, grants and imports
+// read definitions through it. Everything comes from the properties model; nothing here
+// keeps state.
 
 import { invalidRequest } from '../../errors.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
