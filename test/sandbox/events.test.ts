@@ -30,23 +30,27 @@ async function listened(t: TestContext): Promise<RecordsApi & { take(): RecordEv
 }
 
 /** What a test compares of a record in an event. */
-function state(record: Readonly<StoredRecord>) {
-  return {
-    version: record.version,
-    default: record.default,
-    deleted: record.deleted_at !== null,
-  };
+interface State {
+  version: number;
+  default: Record<string, unknown>;
+  deleted: boolean;
 }
 
-function brief(event: RecordEvent) {
-  return {
-    type: event.type,
-    objectType: event.objectType,
-    id: event.id,
-    source: event.source,
-    before: event.before === null ? null : state(event.before),
-    after: state(event.after),
-  };
+function state(record: Readonly<StoredRecord>): State {
+  return { version: record.version, default: record.default, deleted: record.deleted_at !== null };
+}
+
+/** A record's expected state in an event. */
+function at(version: number, values: Record<string, unknown>, deleted = false): State {
+  return { version, default: values, deleted };
+}
+
+/** An event as the tests compare it: `[type, objectType, id, source, before, after]`. */
+type Brief = [RecordEvent['type'], string, string, RecordEvent['source'], State | null, State];
+
+function brief(event: RecordEvent): Brief {
+  const before = event.before === null ? null : state(event.before);
+  return [event.type, event.objectType, event.id, event.source, before, state(event.after)];
 }
 
 /** How the property tests name a definition (its name) or an option (its value). */
@@ -69,14 +73,7 @@ describe('record events: one per changed record, on every write path', () => {
     ).body;
     const events = api.take();
     assert.deepEqual(events.map(brief), [
-      {
-        type: 'record.created',
-        objectType: 'contact',
-        id: ada.id,
-        source: 'create',
-        before: null,
-        after: { version: 1, default: { name: 'Ada', score: 3 }, deleted: false },
-      },
+      ['record.created', 'contact', ada.id, 'create', null, at(1, { name: 'Ada', score: 3 })],
     ]);
     assert.equal(events[0]!.teamId, api.teamId);
   });
@@ -88,14 +85,14 @@ describe('record events: one per changed record, on every write path', () => {
     ok(await api.req('PATCH', `contact/${ada.id}`, { body: { default: { name: 'Ada L' } } }));
     const [patched, ...more] = api.take();
     assert.deepEqual(more, []);
-    assert.deepEqual(brief(patched!), {
-      type: 'record.updated',
-      objectType: 'contact',
-      id: ada.id,
-      source: 'patch',
-      before: { version: 1, default: { name: 'Ada' }, deleted: false },
-      after: { version: 2, default: { name: 'Ada L' }, deleted: false },
-    });
+    assert.deepEqual(brief(patched!), [
+      'record.updated',
+      'contact',
+      ada.id,
+      'patch',
+      at(1, { name: 'Ada' }),
+      at(2, { name: 'Ada L' }),
+    ]);
 
     const same = ok(
       await api.req('PATCH', `contact/${ada.id}`, { body: { default: { name: 'Ada L' } } }),
@@ -106,7 +103,7 @@ describe('record events: one per changed record, on every write path', () => {
     // The event holds copies: a later write does not change what it said.
     ok(await api.req('PATCH', `contact/${ada.id}`, { body: { default: { name: 'Later' } } }));
     assert.deepEqual(patched!.after.default, { name: 'Ada L' });
-    assert.deepEqual([patched!.before.version, patched!.after.version], [1, 2]);
+    assert.deepEqual([patched!.before?.version, patched!.after.version], [1, 2]);
   });
 
   test('upsert by value: record.created when none matches, record.updated when one does', async (t) => {
@@ -124,22 +121,22 @@ describe('record events: one per changed record, on every write path', () => {
     ).body;
     assert.equal(patched.id, created.id);
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.created',
-        objectType: 'contact',
-        id: created.id,
-        source: 'upsert',
-        before: null,
-        after: { version: 1, default: { name: 'Ada', email: 'ada@x.example' }, deleted: false },
-      },
-      {
-        type: 'record.updated',
-        objectType: 'contact',
-        id: created.id,
-        source: 'upsert',
-        before: { version: 1, default: { name: 'Ada', email: 'ada@x.example' }, deleted: false },
-        after: { version: 2, default: { name: 'Ada L', email: 'ada@x.example' }, deleted: false },
-      },
+      [
+        'record.created',
+        'contact',
+        created.id,
+        'upsert',
+        null,
+        at(1, { name: 'Ada', email: 'ada@x.example' }),
+      ],
+      [
+        'record.updated',
+        'contact',
+        created.id,
+        'upsert',
+        at(1, { name: 'Ada', email: 'ada@x.example' }),
+        at(2, { name: 'Ada L', email: 'ada@x.example' }),
+      ],
     ]);
   });
 
@@ -150,14 +147,14 @@ describe('record events: one per changed record, on every write path', () => {
     const copy = ok(await api.req('POST', `deal/${deal.id}/duplicate`), 201).body;
     assert.notEqual(copy.id, deal.id);
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.created',
-        objectType: 'deal',
-        id: copy.id,
-        source: 'duplicate',
-        before: null,
-        after: { version: 1, default: { name: 'Big one', amount: 10 }, deleted: false },
-      },
+      [
+        'record.created',
+        'deal',
+        copy.id,
+        'duplicate',
+        null,
+        at(1, { name: 'Big one', amount: 10 }),
+      ],
     ]);
   });
 
@@ -171,22 +168,8 @@ describe('record events: one per changed record, on every write path', () => {
     ok(await api.req('POST', `contact/${ada.id}/restore`));
     const values = { name: 'Ada' };
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.deleted',
-        objectType: 'contact',
-        id: ada.id,
-        source: 'delete',
-        before: { version: 1, default: values, deleted: false },
-        after: { version: 2, default: values, deleted: true },
-      },
-      {
-        type: 'record.restored',
-        objectType: 'contact',
-        id: ada.id,
-        source: 'restore',
-        before: { version: 2, default: values, deleted: true },
-        after: { version: 3, default: values, deleted: false },
-      },
+      ['record.deleted', 'contact', ada.id, 'delete', at(1, values), at(2, values, true)],
+      ['record.restored', 'contact', ada.id, 'restore', at(2, values, true), at(3, values)],
     ]);
   });
 
@@ -213,14 +196,14 @@ describe('record events: one per changed record, on every write path', () => {
     ).body;
     assert.deepEqual(updated.summary, { total: 3, succeeded: 2, failed: 1 });
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.updated',
-        objectType: 'contact',
-        id: a.id,
-        source: 'batch_update',
-        before: { version: 1, default: { name: 'A' }, deleted: false },
-        after: { version: 2, default: { name: 'A2' }, deleted: false },
-      },
+      [
+        'record.updated',
+        'contact',
+        a.id,
+        'batch_update',
+        at(1, { name: 'A' }),
+        at(2, { name: 'A2' }),
+      ],
     ]);
 
     const deleted = ok(
@@ -228,14 +211,14 @@ describe('record events: one per changed record, on every write path', () => {
     ).body;
     assert.deepEqual(deleted.summary, { total: 3, succeeded: 2, failed: 1 });
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.deleted',
-        objectType: 'contact',
-        id: a.id,
-        source: 'batch_delete',
-        before: { version: 2, default: { name: 'A2' }, deleted: false },
-        after: { version: 3, default: { name: 'A2' }, deleted: true },
-      },
+      [
+        'record.deleted',
+        'contact',
+        a.id,
+        'batch_delete',
+        at(2, { name: 'A2' }),
+        at(3, { name: 'A2' }, true),
+      ],
     ]);
   });
 
@@ -272,26 +255,22 @@ describe('record events: one per changed record, on every write path', () => {
     );
     assert.equal(job.results[1].id, bob.id);
     assert.deepEqual(api.take().map(brief), [
-      {
-        type: 'record.updated',
-        objectType: 'contact',
-        id: ada.id,
-        source: 'import',
-        before: { version: 1, default: { name: 'Ada', email: 'ada@x.example' }, deleted: false },
-        after: {
-          version: 2,
-          default: { name: 'Ada Lovelace', email: 'ada@x.example' },
-          deleted: false,
-        },
-      },
-      {
-        type: 'record.created',
-        objectType: 'contact',
-        id: job.results[2].id,
-        source: 'import',
-        before: null,
-        after: { version: 1, default: { name: 'Cleo', email: 'cleo@x.example' }, deleted: false },
-      },
+      [
+        'record.updated',
+        'contact',
+        ada.id,
+        'import',
+        at(1, { name: 'Ada', email: 'ada@x.example' }),
+        at(2, { name: 'Ada Lovelace', email: 'ada@x.example' }),
+      ],
+      [
+        'record.created',
+        'contact',
+        job.results[2].id,
+        'import',
+        null,
+        at(1, { name: 'Cleo', email: 'cleo@x.example' }),
+      ],
     ]);
   });
 
