@@ -3,13 +3,9 @@
 
 import { launchSandbox, type RunningSandbox, type SandboxOptions } from './sandbox.ts';
 
-export {
-  OBJECT_TYPES,
-  type ObjectType,
-  type RecordsModel,
-  recordsOf,
-  type StoredRecord,
-} from './resources/records/model.ts';
+export { OBJECT_TYPES, type ObjectType } from './object-types.ts';
+export { type RecordsModel, recordsOf } from './resources/records/model.ts';
+export type { StoredRecord } from './resources/records/types.ts';
 export type { RunningSandbox, SandboxOptions } from './sandbox.ts';
 export type { Store } from './store.ts';
 

@@ -1,8 +1,10 @@
 // What a resource of the sandbox is made of. A resource lives in resources/<name>/:
-//   model.ts     its state (a slice of the store) and rules
-//   handlers.ts  request in, reply out, using the model
+//   model.ts     its state (a slice of the store) and rules; emits its events
+//   types.ts     the shapes it keeps; events.ts what it emits (when others react to it)
+//   handlers.ts  request in, reply out, using the model (and request.ts to read the request)
 //   routes.ts    method + path template + operationId for each handler, and the Resource
-// and is registered with one line in resources/index.ts.
+// and is registered with one line in resources/index.ts. Resources do not call each other:
+// they subscribe to each other's events (see events.ts and the README's import rule).
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Faults } from './faults.ts';
@@ -102,6 +104,11 @@ export interface Resource {
   routes: RouteDef[];
   /** Slices of the store the resource keeps its state in (loaded and checked at start). */
   slices?: SliceDef<Slice>[];
+  /**
+   * Subscriptions to other resources' events (src/sandbox/events.ts): called once when the
+   * sandbox is assembled, after every slice is in the store and before the first request.
+   */
+  subscribe?: (store: Store) => void;
   /**
    * Background work: called once the sandbox listens (state restored from a data file is
    * in the store by then); the function it returns is called when the sandbox closes.

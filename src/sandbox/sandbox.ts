@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { isUuid } from '../util/guards.ts';
 import { controlRoutes } from './control.ts';
+import type { ListenerErrorHandler } from './events.ts';
 import { checkFaultSettings, type FaultSettings, Faults } from './faults.ts';
 import { idempotencySlice } from './idempotency.ts';
 import {
@@ -90,7 +91,9 @@ export async function launchSandbox(
     throw new RangeError(`Invalid sandbox options: teamId must be a UUID, got '${teamId}'`);
   }
 
-  const store = new Store();
+  const store = new Store(
+    options.log === undefined ? {} : { onListenerError: listenerErrorsTo(options.log) },
+  );
   const slices = [idempotencySlice, ...resources.flatMap((r) => r.slices ?? [])];
   try {
     if (saved !== undefined) store.fromJSON(saved.store);
@@ -101,6 +104,7 @@ export async function launchSandbox(
     }
     throw err;
   }
+  for (const resource of resources) resource.subscribe?.(store);
 
   let seeded = false;
   if (options.seed === 'demo' && recordsOf(store).isEmpty()) {
@@ -204,6 +208,14 @@ export async function launchSandbox(
       })();
       return closing;
     },
+  };
+}
+
+/** A listener's error, with its stack, as a line of the sandbox's log. */
+function listenerErrorsTo(log: (line: string) => void): ListenerErrorHandler {
+  return (error, topic) => {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`sandbox: a listener of ${topic} events failed (the change stands): ${detail}`);
   };
 }
 

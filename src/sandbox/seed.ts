@@ -2,7 +2,9 @@
 // shows something. Fully deterministic: a fixed PRNG seed and fixed dates, so every demo
 // and every snapshot of it is the same. Domains use the reserved .example TLD.
 
-import { type ObjectType, recordsOf, type Values } from './resources/records/model.ts';
+import type { ObjectType } from './object-types.ts';
+import { recordsOf } from './resources/records/model.ts';
+import type { Values } from './resources/records/types.ts';
 import type { Store } from './store.ts';
 
 const SEED = 0x5eed_2025;
@@ -108,7 +110,11 @@ const PROBABILITY: Record<(typeof STAGES)[number], number> = {
   lost: 0,
 };
 
-/** Fill the store with the demo workspace. Returns the number of records created. */
+/**
+ * Fill the store with the demo workspace. Returns the number of records created. The records
+ * are created without a cause: filling the store is not a write of the API, and emits no
+ * event (records/events.ts).
+ */
 export function seedDemo(store: Store): number {
   const records = recordsOf(store);
   const random = mulberry32(SEED);

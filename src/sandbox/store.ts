@@ -1,16 +1,21 @@
 // The single store of the sandbox: ALL state lives here. Each resource keeps its state in
-// a slice (a named part of the store with its own model); the store owns the clock, tells
-// listeners about changes (persistence), resets everything at once, and turns the whole
-// state into a JSON snapshot and back.
+// a slice (a named part of the store with its own model); the store owns the clock and the
+// event bus (events.ts: models announce their changes there, other resources subscribe),
+// tells listeners about changes (persistence), resets everything at once, and turns the
+// whole state into a JSON snapshot and back. Neither reset() nor fromJSON() emits events:
+// they replace the state, they do not write records.
 //
 // Slices are created on first use from their definition (`store.slice(recordsSlice)`), so
 // adding a resource never touches this file.
 
 import { isPlainObject } from '../util/guards.ts';
 import { Clock } from './clock.ts';
+import { EventBus, type ListenerErrorHandler } from './events.ts';
 
 export interface SliceContext {
   readonly clock: Clock;
+  /** The store's event bus: a model emits its events (and asks its checks) here. */
+  readonly events: EventBus;
   /** Tell the store that the slice's state changed (schedules a write of the data file). */
   changed(): void;
 }
@@ -63,18 +68,23 @@ interface Entry {
 
 export class Store {
   readonly clock: Clock;
+  /** Where models announce their changes and resources subscribe (see events.ts). */
+  readonly events: EventBus;
   private readonly entries = new Map<string, Entry>();
   /** Snapshot data of slices not created yet, loaded when they are. */
   private pending = new Map<string, unknown>();
   private readonly listeners = new Set<() => void>();
   private gen = 0;
 
-  constructor(options: { realNow?: () => number } = {}) {
+  constructor(options: { realNow?: () => number; onListenerError?: ListenerErrorHandler } = {}) {
     const clockOptions: { realNow?: () => number; onChange: () => void } = {
       onChange: () => this.changed(),
     };
     if (options.realNow !== undefined) clockOptions.realNow = options.realNow;
     this.clock = new Clock(clockOptions);
+    this.events = new EventBus(
+      options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
+    );
   }
 
   /** The slice of `def`, created (and filled from a loaded snapshot) on first use. */
@@ -86,7 +96,11 @@ export class Store {
       }
       return found.slice as T;
     }
-    const slice = def.create({ clock: this.clock, changed: () => this.changed() });
+    const slice = def.create({
+      clock: this.clock,
+      events: this.events,
+      changed: () => this.changed(),
+    });
     if (this.pending.has(def.name)) {
       slice.load(this.pending.get(def.name));
       this.pending.delete(def.name);

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { SandboxError } from '../../src/sandbox/errors.ts';
+import type { ObjectType } from '../../src/sandbox/object-types.ts';
+import { requireObjectType } from '../../src/sandbox/request.ts';
 import type { Resource } from '../../src/sandbox/resource.ts';
 import { resources as builtinResources } from '../../src/sandbox/resources/index.ts';
-import { requireObjectType } from '../../src/sandbox/resources/records/handlers.ts';
-import type { ObjectType } from '../../src/sandbox/resources/records/model.ts';
 import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import {
   launchSandbox,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { canonicalJson, fingerprint, idempotencySlice } from '../../src/sandbox/idempotency.ts';
+import { fingerprint, idempotencySlice } from '../../src/sandbox/idempotency.ts';
 import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import { canonicalJson } from '../../src/util/canonical-json.ts';
 import {
   call,
   prism,

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import type { ObjectType } from '../../src/sandbox/object-types.ts';
 import {
   importsOf,
   JOB_RETENTION_MS,
   SYNC_LIMIT,
 } from '../../src/sandbox/resources/imports/model.ts';
 import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
-import { type ObjectType, recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/sandbox.ts';
 import { mulberry32 } from '../../src/sandbox/seed.ts';
 import { SnapshotError, Store } from '../../src/sandbox/store.ts';

@@ -5,17 +5,16 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import { OBJECT_TYPES } from '../../src/sandbox/object-types.ts';
 import {
   canonicalRole,
   PROPERTY_OBJECT_TYPES,
   roleBySlug,
   stableId,
 } from '../../src/sandbox/resources/properties/catalogue.ts';
-import {
-  type PropertyDefinition,
-  propertiesOf,
-} from '../../src/sandbox/resources/properties/model.ts';
-import { OBJECT_TYPES, recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
+import type { PropertyDefinition } from '../../src/sandbox/resources/properties/types.ts';
+import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import type { RunningSandbox } from '../../src/sandbox/sandbox.ts';
 import { SnapshotError } from '../../src/sandbox/store.ts';
 import { type Answer, tempDir } from './helpers.ts';

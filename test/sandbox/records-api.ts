@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import type { RunningSandbox } from '../../src/sandbox/index.ts';
-import type { NewDefinition } from '../../src/sandbox/resources/properties/model.ts';
+import type { ObjectType } from '../../src/sandbox/object-types.ts';
 import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
-import type { ObjectType } from '../../src/sandbox/resources/records/model.ts';
+import type { NewDefinition } from '../../src/sandbox/resources/properties/types.ts';
 import { startTestSandbox } from '../helpers/sandbox.ts';
 import { type Answer, type CallOptions, call } from './helpers.ts';
 

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  OBJECT_TYPES,
-  RecordsModel,
-  recordsOf,
-} from '../../src/sandbox/resources/records/model.ts';
+import { OBJECT_TYPES } from '../../src/sandbox/object-types.ts';
+import { RecordsModel, recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import { SnapshotError, Store } from '../../src/sandbox/store.ts';
 import { call, prism, startFor } from './helpers.ts';
 import { fields, ids, recordsApi } from './records-api.ts';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { OBJECT_TYPES, recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import { OBJECT_TYPES } from '../../src/sandbox/object-types.ts';
+import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import { call, prism, startFor, tempDir } from './helpers.ts';
 
 describe("seed: 'demo'", () => {

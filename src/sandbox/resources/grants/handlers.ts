@@ -6,10 +6,10 @@
 // participant arrays may be sent back as read and are ignored.
 
 import { invalidRequest, notFound } from '../../errors.ts';
+import { recordScope, requireRecord } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { requireRecord } from '../records/handlers.ts';
-import type { ObjectType, StoredRecord } from '../records/model.ts';
-import { definitionsIn, isReference, referenceTarget, type Scope } from '../records/schema.ts';
+import { definitionsIn, isReference, referenceTarget, type Scope } from '../properties/scope.ts';
+import type { StoredRecord } from '../records/types.ts';
 import {
   GRANT_TYPES,
   type GrantType,
@@ -49,12 +49,7 @@ export function putGrant(ctx: RequestContext): Reply {
 }
 
 function target(ctx: RequestContext): { scope: Scope; record: Readonly<StoredRecord> } {
-  const scope: Scope = {
-    store: ctx.store,
-    teamId: ctx.params['teamId']!,
-    type: ctx.params['objectType'] as ObjectType,
-    listId: null,
-  };
+  const scope = recordScope(ctx);
   return { scope, record: requireRecord(ctx, scope) };
 }
 

@@ -2,8 +2,9 @@
 // background runner.
 
 import { notFound } from '../../errors.ts';
+import type { ObjectType } from '../../object-types.ts';
+import { teamOf } from '../../request.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
-import type { ObjectType } from '../records/model.ts';
 import {
   finishedView,
   type ImportJobView,
@@ -26,7 +27,7 @@ interface ImportBody {
  * now (200, the finished job); more start a job (202, Location of its status).
  */
 export function importRecords(ctx: RequestContext): Reply {
-  const teamId = ctx.params['teamId']!;
+  const teamId = teamOf(ctx);
   const type = ctx.params['objectType'] as ObjectType;
   const body = ctx.body as ImportBody;
   const options = body.options ?? {};
@@ -63,7 +64,7 @@ export function getImportJob(ctx: RequestContext): Reply {
   const found = importsOf(ctx.store).lookup(jobId);
   runnerOf(ctx.store).kick();
   // Jobs belong to the team that started them (a data file may be reopened with another).
-  if (found.kind === 'job' && found.job.team_id === ctx.params['teamId']) {
+  if (found.kind === 'job' && found.job.team_id === teamOf(ctx)) {
     return { status: 200, body: jobView(found.job) };
   }
   if (found.kind === 'expired') {

@@ -7,6 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
+import { isObjectType, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
   type Slice,
@@ -14,7 +15,6 @@ import {
   SnapshotError,
   type Store,
 } from '../../store.ts';
-import { isObjectType, type ObjectType } from '../records/model.ts';
 
 /** Imports with fewer objects than this run synchronously (facts.md). */
 export const SYNC_LIMIT = 100;

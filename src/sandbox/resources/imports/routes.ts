@@ -1,5 +1,5 @@
+import { requireObjectType } from '../../request.ts';
 import type { Resource } from '../../resource.ts';
-import { requireObjectType } from '../records/handlers.ts';
 import { getImportJob, importRecords } from './handlers.ts';
 import { importsSlice } from './model.ts';
 import { runnerOf } from './runner.ts';

@@ -10,20 +10,16 @@
 // records' generation says so): the chunks of one large import then read every record once,
 // not once per chunk.
 
+import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
-import { canonicalJson } from '../../idempotency.ts';
+import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import {
-  newRecord,
-  type ObjectType,
-  type RecordChanges,
-  type RecordsModel,
-  recordsOf,
-  type StoredRecord,
-  type Values,
-} from '../records/model.ts';
-import { definitionIn, type PropertyDefinition, type Scope } from '../records/schema.ts';
+import { definitionIn, type Scope } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
+import type { WriteCause } from '../records/events.ts';
+import { newRecord, type RecordsModel, recordsOf } from '../records/model.ts';
+import type { RecordChanges, StoredRecord, Values } from '../records/types.ts';
 import { checkWrite, isEmptyValue, normaliseValue, type RecordInput } from '../records/values.ts';
 import type { ImportError, ImportOptions, ImportRow, RowResult } from './model.ts';
 
@@ -45,6 +41,8 @@ const handedOn = new WeakMap<
 export class RowImporter {
   private readonly records: RecordsModel;
   private readonly type: ObjectType;
+  /** Every row is written as the team's import (records/events.ts). */
+  private readonly cause: WriteCause;
   /** Workspace scope: where `default` values are checked. */
   private readonly workspace: Scope;
   private readonly listId: string | null;
@@ -61,6 +59,7 @@ export class RowImporter {
     this.records = recordsOf(store);
     this.type = type;
     this.workspace = { store, teamId, type, listId: null };
+    this.cause = { source: 'import', teamId };
     this.listId = options.list_id ?? null;
     this.caseInsensitive = options.caseInsensitive === true;
     const slug = options.dedupe_by;
@@ -95,12 +94,12 @@ export class RowImporter {
     if (match !== undefined) {
       this.keepKeyValue(changes);
       const before = match.version;
-      const record = this.records.update(this.type, match.id, changes);
+      const record = this.records.update(this.type, match.id, changes, this.cause);
       this.wrote(generation);
       const updated = record.version !== before;
       return { id: record.id, created: false, existing: true, updated, input_index: index };
     }
-    const record = this.records.create(this.type, newRecord(changes));
+    const record = this.records.create(this.type, newRecord(changes), this.cause);
     this.wrote(generation);
     if (key !== undefined) this.remember(key, record.id);
     return { id: record.id, created: true, existing: false, updated: false, input_index: index };

@@ -11,7 +11,7 @@ import {
   slugify,
   stableId,
 } from './catalogue.ts';
-import type { PropertyDefinition, PropertyOption } from './model.ts';
+import type { PropertyDefinition, PropertyOption } from './types.ts';
 
 /** When the shared defaults came to be (their created_at and updated_at). */
 export const DEFAULTS_CREATED_AT = '2025-01-01T00:00:00.000Z';
@@ -227,3 +227,14 @@ function deepFreeze<T>(value: T): T {
 export const DEFAULT_DEFINITIONS: ReadonlyMap<string, readonly PropertyDefinition[]> = new Map(
   PROPERTY_OBJECT_TYPES.map((type) => [type, SPECS[type].map((spec) => build(type, spec))]),
 );
+
+/** The ids of the shared defaults and their options: no team definition may reuse one. */
+const DEFAULT_IDS = new Set(
+  [...DEFAULT_DEFINITIONS.values()].flatMap((defs) =>
+    defs.flatMap((d) => [d.id, ...(d.options ?? []).map((o) => o.id)]),
+  ),
+);
+
+export function isDefaultId(id: string): boolean {
+  return DEFAULT_IDS.has(id);
+}

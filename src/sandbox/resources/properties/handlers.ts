@@ -4,21 +4,19 @@
 
 import { isUuid } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
+import { queryFlag, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { viewsOf } from '../views/model.ts';
 import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
+import { type PropertiesModel, propertiesOf } from './model.ts';
+import { describeDefinition } from './rules.ts';
 import {
-  conflict,
   type DefinitionChanges,
-  describeDefinition,
   type NewDefinition,
   type NewOption,
   OPTION_FIELDS,
   type OptionChanges,
-  type PropertiesModel,
   type PropertyDefinition,
-  propertiesOf,
-} from './model.ts';
+} from './types.ts';
 
 /** Path check of the per-type property routes: the object type must be a known one. */
 export function requirePropertyObjectType(ctx: PathContext): void {
@@ -50,9 +48,9 @@ export function listProperties(ctx: RequestContext): Reply {
 function listing(ctx: RequestContext, types: readonly string[]) {
   const model = propertiesOf(ctx.store);
   const teamId = teamOf(ctx);
-  const listId = single(ctx, 'list_id');
-  const term = single(ctx, 'term')?.trim().toLowerCase() ?? '';
-  const includeOptions = single(ctx, 'include_options') === 'true';
+  const listId = queryValue(ctx, 'list_id');
+  const term = queryValue(ctx, 'term')?.trim().toLowerCase() ?? '';
+  const includeOptions = queryFlag(ctx, 'include_options');
   const out: Record<string, Record<string, unknown>> = {};
   for (const type of types) {
     const defs =
@@ -108,14 +106,8 @@ export function updateProperty(ctx: RequestContext): Reply {
   const listId = listScope(body);
   if (listId !== undefined) changes.list_id = listId;
   const model = propertiesOf(ctx.store);
-  const teamId = teamOf(ctx);
-  const objectType = objectTypeOf(ctx);
   const id = ctx.params['propertyId']!;
-  if (changes.list_id !== undefined) {
-    const def = model.editable(teamId, objectType, id, body['type'] as string, 'body.type');
-    if (def.list_id !== changes.list_id) refuseIfUsed(ctx, def, changes.list_id);
-  }
-  const def = model.update(teamId, objectType, id, body['type'] as string, changes);
+  const def = model.update(teamOf(ctx), objectTypeOf(ctx), id, body['type'] as string, changes);
   return { status: 200, body: wire(model, def, undefined) };
 }
 
@@ -125,14 +117,13 @@ export function deleteProperty(ctx: RequestContext): Reply {
   const teamId = teamOf(ctx);
   const objectType = objectTypeOf(ctx);
   const id = ctx.params['propertyId']!;
-  const type = single(ctx, 'type')!;
+  const type = queryValue(ctx, 'type')!;
   const def = model.editable(teamId, objectType, id, type, 'query.type');
-  const listId = single(ctx, 'list_id');
+  const listId = queryValue(ctx, 'list_id');
   if (listId !== undefined && listId !== def.list_id) {
     const message = `The ${objectType} property ${describeDefinition(def)} ${def.list_id === null ? 'is workspace-global' : `belongs to list ${def.list_id}`}, not to list ${listId}; send its list_id or leave list_id out.`;
     throw invalidRequest(message, [{ field: 'query.list_id', message, code: 'mismatch' }]);
   }
-  refuseIfUsed(ctx, def, undefined);
   model.remove(teamId, objectType, id, type);
   return { status: 204 };
 }
@@ -179,35 +170,13 @@ export function deletePropertyOption(ctx: RequestContext): Reply {
     objectTypeOf(ctx),
     ctx.params['propertyId']!,
     ctx.params['optionId']!,
-    single(ctx, 'type'),
-    single(ctx, 'list_id'),
+    queryValue(ctx, 'type'),
+    queryValue(ctx, 'list_id'),
   );
   return { status: 204 };
 }
 
 // ---------------------------------------------------------------- helpers
-
-/**
- * A definition that a view uses cannot be deleted, nor moved to a list where a view using
- * it would no longer see it (`to`: the new list; undefined: deleted).
- */
-function refuseIfUsed(
-  ctx: RequestContext,
-  def: PropertyDefinition,
-  to: string | null | undefined,
-): void {
-  if (to === null) return;
-  const users = viewsOf(ctx.store)
-    .using(propertiesOf(ctx.store), teamOf(ctx), def)
-    .filter((view) => to === undefined || view.list_id !== to);
-  if (users.length === 0) return;
-  const named = users.map((v) => `'${v.name}' (${v.object_type}, id ${v.id})`).join(', ');
-  const what = to === undefined ? 'be deleted' : `move to list ${to}`;
-  throw conflict(
-    `The ${def.object_type} property ${describeDefinition(def)} cannot ${what}: ${users.length === 1 ? 'the view' : 'the views'} ${named} ${users.length === 1 ? 'uses' : 'use'} it. Remove it from ${users.length === 1 ? 'that view' : 'those views'} first.`,
-    { views: users.map((v) => v.id) },
-  );
-}
 
 /**
  * The list scope a body names: `list_id`, or the deprecated `crm_id` when list_id is
@@ -235,16 +204,6 @@ function copy<T extends object>(body: Body, target: T, fields: readonly string[]
   }
 }
 
-function teamOf(ctx: RequestContext): string {
-  return ctx.params['teamId']!;
-}
-
 function objectTypeOf(ctx: RequestContext): string {
   return ctx.params['objectType']!;
-}
-
-/** A query parameter given at most once (the contract rejects repeats of scalar ones). */
-export function single(ctx: RequestContext, name: string): string | undefined {
-  const value = ctx.query[name];
-  return Array.isArray(value) ? value[0] : value;
 }

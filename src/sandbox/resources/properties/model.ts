@@ -1,16 +1,17 @@
 // Property definitions: the shared defaults of every object type (defaults.ts, the same in
 // every sandbox, never stored) and the team's own definitions, kept in the store's
-// `properties` slice. The model owns every rule about them: unique names and slugs within
-// their scope, slugs derived from names, options only on select types, roles that suit the
-// type, list scoping (with the deprecated crm_id mirroring list_id), and locked defaults.
+// `properties` slice. The model owns the rules of definitions: unique names and slugs within
+// their scope, slugs derived from names, options only on select types (their own rules in
+// options.ts), roles that suit the type, list scoping (with the deprecated crm_id mirroring
+// list_id), and locked defaults. The shapes are in types.ts, the data file's checks in
+// snapshot.ts.
 //
 // Record writes call visible() / bySlug() for every write: those answer from a cache per
 // (team, object type, list) that is dropped on every change of definitions, so their cost
 // never grows with the number of records.
 
 import { randomUUID } from 'node:crypto';
-import { isPlainObject, isUuid } from '../../../util/guards.ts';
-import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import {
   defineSlice,
   type Slice,
@@ -22,104 +23,41 @@ import {
   canonicalRole,
   freeSlug,
   hasOptions,
-  isPropertyObjectType,
-  isPropertyType,
-  PROPERTY_OBJECT_TYPES,
   type PropertyType,
   roleById,
   rolesFor,
-  SLUG_PATTERN,
   slugify,
 } from './catalogue.ts';
-import { DEFAULT_DEFINITIONS } from './defaults.ts';
-
-export interface PropertyOption {
-  id: string;
-  slug: string;
-  /** Display value. */
-  value: string | null;
-  color_scheme: string | null;
-  description: string | null;
-  icon: string | null;
-  option_group: string | null;
-  sort_index: number | null;
-  /** null: the option shows on every list the definition shows on. */
-  list_id: string | null;
-  /** Deprecated mirror of list_id. */
-  crm_id: string | null;
-}
-
-export interface PropertyDefinition {
-  id: string;
-  object_type: string;
-  slug: string;
-  type: PropertyType;
-  /** Only value: 'app_stage' (the pipeline stage definition). */
-  alias: string | null;
-  /** Deprecated mirror of list_id. */
-  crm_id: string | null;
-  /** null: workspace-global (or a shared default). */
-  list_id: string | null;
-  locked: boolean;
-  name: string | null;
-  native: boolean;
-  /** Present (possibly empty) exactly on select_str and multiselect_str definitions. */
-  options?: PropertyOption[];
-  required: boolean;
-  role_id: string | null;
-  /** null on shared defaults. */
-  team_id: string | null;
-  icon: string | null;
-  /** A display setting: a disabled definition still validates and keeps its values. */
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface NewOption {
-  value: string;
-  slug?: string;
-  color_scheme?: string | null;
-  description?: string | null;
-  icon?: string | null;
-  option_group?: string | null;
-  sort_index?: number | null;
-  list_id?: string | null;
-}
-
-export interface NewDefinition {
-  name: string;
-  type: PropertyType;
-  slug?: string;
-  icon?: string | null;
-  /** Omitted or null: workspace-global. */
-  list_id?: string | null;
-  options?: NewOption[];
-  required?: boolean;
-  role_id?: string;
-}
-
-export interface DefinitionChanges {
-  name?: string;
-  icon?: string | null;
-  enabled?: boolean;
-  required?: boolean;
-  /** Moves the definition to another list (null: workspace-global). */
-  list_id?: string | null;
-}
-
-/** The fields of an option that create and patch bodies set (besides list_id). */
-export const OPTION_FIELDS = [
-  'value',
-  'slug',
-  'color_scheme',
-  'description',
-  'icon',
-  'option_group',
-  'sort_index',
-] as const;
-
-export type OptionChanges = Partial<Omit<PropertyOption, 'id' | 'crm_id'>> & { value?: string };
+import { DEFAULT_DEFINITIONS, isDefaultId } from './defaults.ts';
+import { type PropertyEvent, propertyEvents, propertyLeaving } from './events.ts';
+import {
+  addOption,
+  changeOption,
+  checkOptionOnList,
+  lookUpOption,
+  type OptionTable,
+  optionsShownOn,
+  optionTable,
+  requireOption,
+} from './options.ts';
+import {
+  checkSlug,
+  conflict,
+  describeDefinition,
+  fieldError,
+  sameName,
+  setList,
+  summary,
+} from './rules.ts';
+import { parseDefinition } from './snapshot.ts';
+import type {
+  DefinitionChanges,
+  NewDefinition,
+  NewOption,
+  OptionChanges,
+  PropertyDefinition,
+  PropertyOption,
+} from './types.ts';
 
 /** A cached answer of visible(). */
 interface Visible {
@@ -127,34 +65,7 @@ interface Visible {
   bySlug: ReadonlyMap<string, PropertyDefinition>;
 }
 
-/** The options of a definition shown on a list, by what findOption() matches (first wins). */
-interface OptionTable {
-  /** By slug and by id. */
-  exact: Map<string, PropertyOption>;
-  /** By display value, trimmed and lower-cased. */
-  byValue: Map<string, PropertyOption>;
-  /** By slug, lower-cased. */
-  bySlug: Map<string, PropertyOption>;
-}
-
 const NO_DEFINITIONS: readonly PropertyDefinition[] = [];
-
-export function conflict(message: string, details?: Record<string, unknown>): SandboxError {
-  return new SandboxError(409, 'conflict', message, undefined, details ? { details } : {});
-}
-
-function fieldError(field: string, code: string, message: string): SandboxError {
-  return invalidRequest(message, [{ field, message, code }]);
-}
-
-function sameName(a: string | null, b: string): boolean {
-  return a !== null && a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase();
-}
-
-/** `'Deal size' (slug deal_size, id …)`: how messages name a definition. */
-export function describeDefinition(def: PropertyDefinition): string {
-  return `'${def.name ?? def.slug}' (slug ${def.slug}, id ${def.id})`;
-}
 
 export class PropertiesModel implements Slice {
   /** Team definitions by team, then object type, in creation order. */
@@ -225,15 +136,7 @@ export class PropertiesModel implements Slice {
    * ones that show on every list; with a list id those plus that list's own.
    */
   optionsOn(def: PropertyDefinition, listId?: string | null): readonly PropertyOption[] {
-    const options = def.options ?? [];
-    if (listId === undefined) return options;
-    // Most options show on every list: then the definition's own array is the answer.
-    for (const option of options) {
-      if (option.list_id !== null && option.list_id !== listId) {
-        return options.filter((o) => o.list_id === null || o.list_id === listId);
-      }
-    }
-    return options;
+    return optionsShownOn(def, listId);
   }
 
   /**
@@ -256,10 +159,7 @@ export class PropertiesModel implements Slice {
       table = optionTable(this.optionsOn(def, listId));
       tables.set(listId, table);
     }
-    const exact = table.exact.get(input);
-    if (exact !== undefined) return exact;
-    const folded = input.trim().toLowerCase();
-    return table.byValue.get(folded) ?? table.bySlug.get(folded);
+    return lookUpOption(table, input);
   }
 
   /**
@@ -336,6 +236,13 @@ export class PropertiesModel implements Slice {
     }
     this.ownList(teamId, objectType).push(def);
     this.changed();
+    this.announce(() => ({
+      type: 'property.created',
+      teamId,
+      objectType,
+      before: null,
+      after: structuredClone(def),
+    }));
     return def;
   }
 
@@ -347,6 +254,10 @@ export class PropertiesModel implements Slice {
     changes: DefinitionChanges,
   ): PropertyDefinition {
     const def = this.editable(teamId, objectType, id, type, 'body.type');
+    if (changes.list_id !== undefined && changes.list_id !== def.list_id) {
+      const leaving = { teamId, objectType, definition: def, to: changes.list_id };
+      this.ctx.events.check(propertyLeaving, leaving);
+    }
     const listId = changes.list_id === undefined ? def.list_id : changes.list_id;
     const name = changes.name === undefined ? def.name : changes.name.trim();
     if (name === '') throw fieldError('body.name', 'empty', 'name must not be blank.');
@@ -361,6 +272,7 @@ export class PropertiesModel implements Slice {
         );
       }
     }
+    const before = this.copyIfListened(def);
     if (name !== null) def.name = name;
     if (changes.icon !== undefined) def.icon = changes.icon;
     if (changes.enabled !== undefined) def.enabled = changes.enabled;
@@ -374,14 +286,29 @@ export class PropertiesModel implements Slice {
     }
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'property.updated',
+      teamId,
+      objectType,
+      before: before!,
+      after: structuredClone(def),
+    }));
     return def;
   }
 
   remove(teamId: string, objectType: string, id: string, type: string): PropertyDefinition {
     const def = this.editable(teamId, objectType, id, type, 'query.type');
+    this.ctx.events.check(propertyLeaving, { teamId, objectType, definition: def, to: undefined });
     const list = this.ownList(teamId, objectType);
     list.splice(list.indexOf(def), 1);
     this.changed();
+    this.announce(() => ({
+      type: 'property.deleted',
+      teamId,
+      objectType,
+      before: structuredClone(def),
+      after: null,
+    }));
     return def;
   }
 
@@ -431,6 +358,14 @@ export class PropertiesModel implements Slice {
     const option = addOption(def, input, 'body');
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.created',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: null,
+      after: structuredClone(option),
+    }));
     return option;
   }
 
@@ -444,19 +379,18 @@ export class PropertiesModel implements Slice {
   ): PropertyOption {
     const def = this.selectDefinition(teamId, objectType, propertyId, type, 'body.type');
     const option = requireOption(def, optionId);
-    const others = (def.options ?? []).filter((o) => o !== option);
-    if (changes.value !== undefined) checkOptionValue(def, others, changes.value, 'body.value');
-    if (changes.slug !== undefined) checkOptionSlug(def, others, changes.slug, 'body.slug');
-    const listId =
-      changes.list_id === undefined ? option.list_id : optionList(def, changes.list_id);
-    for (const field of OPTION_FIELDS) {
-      const value = field === 'value' ? changes.value?.trim() : changes[field];
-      if (value !== undefined) (option as unknown as Record<string, unknown>)[field] = value;
-    }
-    setList(option, listId);
-    sortOptions(def);
+    const before = this.copyIfListened(option);
+    changeOption(def, option, changes);
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.updated',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: before!,
+      after: structuredClone(option),
+    }));
     return option;
   }
 
@@ -470,18 +404,18 @@ export class PropertiesModel implements Slice {
   ): PropertyOption {
     const def = this.selectDefinition(teamId, objectType, propertyId, type, 'query.type');
     const option = requireOption(def, optionId);
-    if (listId !== undefined && listId !== option.list_id) {
-      const where =
-        option.list_id === null ? 'shows on every list' : `belongs to list ${option.list_id}`;
-      throw fieldError(
-        'query.list_id',
-        'mismatch',
-        `The option '${option.value}' (slug ${option.slug}, id ${option.id}) ${where}, not to list ${listId}; send its list_id or leave list_id out.`,
-      );
-    }
+    checkOptionOnList(option, listId);
     def.options = (def.options ?? []).filter((o) => o !== option);
     def.updated_at = this.ctx.clock.iso();
     this.changed();
+    this.announce(() => ({
+      type: 'option.deleted',
+      teamId,
+      objectType,
+      property: structuredClone(def),
+      before: structuredClone(option),
+      after: null,
+    }));
     return option;
   }
 
@@ -627,6 +561,16 @@ export class PropertiesModel implements Slice {
     return def;
   }
 
+  /** A copy of `value` as it is now, when someone listens to property events. */
+  private copyIfListened<T>(value: T): T | undefined {
+    return this.ctx.events.listening(propertyEvents) ? structuredClone(value) : undefined;
+  }
+
+  /** Emit the event `make` builds, when someone listens (copies cost nothing otherwise). */
+  private announce(make: () => PropertyEvent): void {
+    if (this.ctx.events.listening(propertyEvents)) this.ctx.events.emit(propertyEvents, make());
+  }
+
   private changed(notify = true): void {
     this.cache.clear();
     this.optionTables.clear();
@@ -635,21 +579,6 @@ export class PropertiesModel implements Slice {
 }
 
 /** The value of `key` in `map`, set to make() first when missing. */
-function optionTable(options: readonly PropertyOption[]): OptionTable {
-  const table: OptionTable = { exact: new Map(), byValue: new Map(), bySlug: new Map() };
-  for (const option of options) {
-    setFirst(table.exact, option.slug, option);
-    setFirst(table.exact, option.id, option);
-    if (option.value !== null) setFirst(table.byValue, option.value.trim().toLowerCase(), option);
-    setFirst(table.bySlug, option.slug.toLowerCase(), option);
-  }
-  return table;
-}
-
-function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (!map.has(key)) map.set(key, value);
-}
-
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) {
@@ -657,248 +586,6 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
     map.set(key, value);
   }
   return value;
-}
-
-/** The fields of a definition that error details carry. */
-function summary(def: PropertyDefinition): Record<string, unknown> {
-  return { id: def.id, slug: def.slug, name: def.name, list_id: def.list_id };
-}
-
-function setList(target: { list_id: string | null; crm_id: string | null }, listId: string | null) {
-  target.list_id = listId;
-  target.crm_id = listId;
-}
-
-function checkSlug(slug: string, field: string, what: 'property' | 'option'): void {
-  if (!SLUG_PATTERN.test(slug)) {
-    throw fieldError(
-      field,
-      'pattern',
-      `The ${what} slug '${slug}' is not valid: use 1 to 64 lower-case letters, digits and underscores, starting with a letter or digit.`,
-    );
-  }
-  if (what === 'property' && slug === 'id') {
-    throw fieldError(
-      field,
-      'reserved',
-      "The slug 'id' is reserved for the record id; choose another.",
-    );
-  }
-}
-
-function checkOptionValue(
-  def: PropertyDefinition,
-  others: readonly PropertyOption[],
-  value: string,
-  field: string,
-): void {
-  if (value.trim() === '') throw fieldError(field, 'empty', 'value must not be blank.');
-  const taken = others.find((o) => sameName(o.value, value.trim()));
-  if (taken !== undefined) {
-    throw conflict(
-      `The property ${describeDefinition(def)} already has an option '${taken.value}' (slug ${taken.slug}, id ${taken.id}). Option values are unique within a property.`,
-      { existing: { id: taken.id, slug: taken.slug, value: taken.value }, field },
-    );
-  }
-}
-
-function checkOptionSlug(
-  def: PropertyDefinition,
-  others: readonly PropertyOption[],
-  slug: string,
-  field: string,
-): void {
-  checkSlug(slug, field, 'option');
-  const taken = others.find((o) => o.slug === slug);
-  if (taken !== undefined) {
-    throw conflict(
-      `The option slug '${slug}' is already used by option '${taken.value}' (id ${taken.id}) of the property ${describeDefinition(def)}. Choose another slug, or leave slug out to derive one from the value.`,
-      { existing: { id: taken.id, slug: taken.slug, value: taken.value }, field },
-    );
-  }
-}
-
-/** The list of a new or moved option: a list-scoped definition's options stay on its list. */
-function optionList(
-  def: PropertyDefinition,
-  listId: string | null | undefined,
-  field = 'body.list_id',
-): string | null {
-  if (def.list_id === null) return listId ?? null;
-  if (listId !== undefined && listId !== null && listId !== def.list_id) {
-    throw fieldError(
-      field,
-      'mismatch',
-      `The property ${describeDefinition(def)} belongs to list ${def.list_id}; its options can only be on that list. Leave list_id out or send ${def.list_id}.`,
-    );
-  }
-  return def.list_id;
-}
-
-function addOption(def: PropertyDefinition, input: NewOption, at: string): PropertyOption {
-  const options = def.options ?? [];
-  const value = input.value.trim();
-  checkOptionValue(def, options, value, `${at}.value`);
-  let slug: string;
-  if (input.slug !== undefined) {
-    checkOptionSlug(def, options, input.slug, `${at}.slug`);
-    slug = input.slug;
-  } else {
-    slug = freeSlug(slugify(value, 'option'), (s) => options.some((o) => o.slug === s));
-  }
-  const listId = optionList(def, input.list_id, `${at}.list_id`);
-  const last = options.reduce<number>((max, o) => Math.max(max, o.sort_index ?? -1), -1);
-  const option: PropertyOption = {
-    id: randomUUID(),
-    slug,
-    value,
-    color_scheme: input.color_scheme ?? null,
-    description: input.description ?? null,
-    icon: input.icon ?? null,
-    option_group: input.option_group ?? null,
-    sort_index: input.sort_index === undefined ? last + 1 : input.sort_index,
-    list_id: listId,
-    crm_id: listId,
-  };
-  options.push(option);
-  def.options = options;
-  sortOptions(def);
-  return option;
-}
-
-/** Options by sort_index (those without one last), ties in creation order. */
-function sortOptions(def: PropertyDefinition): void {
-  def.options?.sort((a, b) => (a.sort_index ?? Infinity) - (b.sort_index ?? Infinity) || 0);
-}
-
-function requireOption(def: PropertyDefinition, optionId: string): PropertyOption {
-  const option = def.options?.find((o) => o.id === optionId);
-  if (option === undefined) {
-    throw notFound(
-      `The property ${describeDefinition(def)} has no option with the id ${optionId}.`,
-    );
-  }
-  return option;
-}
-
-const DEFAULT_IDS = new Set(
-  [...DEFAULT_DEFINITIONS.values()].flatMap((defs) =>
-    defs.flatMap((d) => [d.id, ...(d.options ?? []).map((o) => o.id)]),
-  ),
-);
-
-function isDefaultId(id: string): boolean {
-  return DEFAULT_IDS.has(id);
-}
-
-// ---------------------------------------------------------------- snapshot parsing
-
-type Check = (value: unknown) => boolean;
-const isString: Check = (v) => typeof v === 'string';
-const orNull =
-  (check: Check): Check =>
-  (v) =>
-    v === null || check(v);
-const isBool: Check = (v) => typeof v === 'boolean';
-
-function checkFields(
-  row: Record<string, unknown>,
-  at: string,
-  fields: Record<string, [Check, string]>,
-): void {
-  for (const [field, [check, expected]] of Object.entries(fields)) {
-    if (!check(row[field])) throw new SnapshotError(`${at}.${field}`, `must be ${expected}`);
-  }
-}
-
-function checkMirror(item: Record<string, unknown>, at: string): void {
-  if (item['crm_id'] !== item['list_id']) {
-    throw new SnapshotError(`${at}.crm_id`, 'must equal list_id (its deprecated mirror)');
-  }
-}
-
-function parseOption(item: unknown, at: string): PropertyOption {
-  if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
-  checkFields(item, at, {
-    id: [isUuid, 'a UUID'],
-    slug: [(v) => typeof v === 'string' && SLUG_PATTERN.test(v), 'a slug'],
-    value: [orNull(isString), 'a string or null'],
-    color_scheme: [orNull(isString), 'a string or null'],
-    description: [orNull(isString), 'a string or null'],
-    icon: [orNull(isString), 'a string or null'],
-    option_group: [orNull(isString), 'a string or null'],
-    sort_index: [orNull((v) => typeof v === 'number' && Number.isFinite(v)), 'a number or null'],
-    list_id: [orNull(isUuid), 'a UUID or null'],
-  });
-  checkMirror(item, at);
-  const o = item as unknown as PropertyOption;
-  return {
-    id: o.id,
-    slug: o.slug,
-    value: o.value,
-    color_scheme: o.color_scheme,
-    description: o.description,
-    icon: o.icon,
-    option_group: o.option_group,
-    sort_index: o.sort_index,
-    list_id: o.list_id,
-    crm_id: o.list_id,
-  };
-}
-
-function parseDefinition(item: unknown, at: string): PropertyDefinition {
-  if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
-  checkFields(item, at, {
-    id: [isUuid, 'a UUID'],
-    object_type: [
-      (v) => typeof v === 'string' && isPropertyObjectType(v),
-      `one of ${PROPERTY_OBJECT_TYPES.join(', ')}`,
-    ],
-    slug: [(v) => typeof v === 'string' && SLUG_PATTERN.test(v), 'a slug'],
-    name: [isString, 'a string'],
-    type: [(v) => typeof v === 'string' && isPropertyType(v), 'a property type'],
-    alias: [orNull(isString), 'a string or null'],
-    icon: [orNull(isString), 'a string or null'],
-    enabled: [isBool, 'a boolean'],
-    required: [isBool, 'a boolean'],
-    locked: [(v) => v === false, 'false (only shared defaults are locked)'],
-    native: [(v) => v === false, 'false (only shared defaults are native)'],
-    role_id: [orNull((v) => typeof v === 'string' && roleById(v) !== undefined), 'a known role id'],
-    team_id: [isUuid, 'a UUID'],
-    list_id: [orNull(isUuid), 'a UUID or null'],
-    created_at: [isString, 'an ISO-8601 string'],
-    updated_at: [isString, 'an ISO-8601 string'],
-  });
-  checkMirror(item, at);
-  const d = item as unknown as PropertyDefinition;
-  const def: PropertyDefinition = {
-    id: d.id,
-    object_type: d.object_type,
-    slug: d.slug,
-    name: d.name,
-    type: d.type,
-    alias: d.alias,
-    icon: d.icon,
-    enabled: d.enabled,
-    required: d.required,
-    locked: false,
-    native: false,
-    role_id: d.role_id,
-    team_id: d.team_id,
-    list_id: d.list_id,
-    crm_id: d.list_id,
-    created_at: d.created_at,
-    updated_at: d.updated_at,
-  };
-  if (hasOptions(def.type)) {
-    if (!Array.isArray(item['options'])) {
-      throw new SnapshotError(`${at}.options`, 'must be an array on select types');
-    }
-    def.options = item['options'].map((o, i) => parseOption(o, `${at}.options[${i}]`));
-  } else if (item['options'] !== undefined) {
-    throw new SnapshotError(`${at}.options`, `must be absent on type ${def.type}`);
-  }
-  return def;
 }
 
 export const propertiesSlice = defineSlice('properties', (ctx) => new PropertiesModel(ctx));

@@ -24,7 +24,6 @@
 import { ComparisonOperator } from '../../../generated/enums.ts';
 
 import { isPlainObject } from '../../../util/guards.ts';
-import { recordsOf, type StoredRecord } from './model.ts';
 import {
   fieldProblem,
   findOption,
@@ -33,11 +32,13 @@ import {
   optionRank,
   optionsIn,
   type PathStep,
-  type PropertyDefinition,
   referenceTarget,
   resolvePath,
   type Scope,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
+import { recordsOf } from './model.ts';
+import type { StoredRecord } from './types.ts';
 import { normaliseDate } from './values.ts';
 
 /** Every filter operator of the API (from the contract). */

@@ -3,57 +3,53 @@
 
 import type { components } from '../../../generated/api-types.ts';
 import { isPlainObject } from '../../../util/guards.ts';
-import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
-import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { notFound, SandboxError } from '../../errors.ts';
+import type { ObjectType } from '../../object-types.ts';
+import { queryFlag, queryValue, recordScope, requireRecord } from '../../request.ts';
+import type { Reply, RequestContext } from '../../resource.ts';
+import { definitionIn, type Scope, unknownProperty } from '../properties/scope.ts';
+import type { WriteCause, WriteSource } from './events.ts';
 import type { FilterEntry, SortEntry } from './filter.ts';
-import {
-  isObjectType,
-  newRecord,
-  OBJECT_TYPES,
-  type ObjectType,
-  recordsOf,
-  type StoredRecord,
-} from './model.ts';
+import { newRecord, recordsOf } from './model.ts';
 import { compileSelect, etagOf, type Projection, recordBody } from './present.ts';
 import { type QuerySpec, recordsWhereEquals, runQuery } from './query.ts';
-import { definitionIn, type Scope, unknownProperty } from './schema.ts';
+import type { StoredRecord } from './types.ts';
 import { checkWrite, type RecordInput, valueFromText } from './values.ts';
-
-/** Path check of every record route: the object type must be one of the six. */
-export function requireObjectType(ctx: PathContext): void {
-  const type = ctx.params['objectType'] ?? '';
-  if (!isObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}'. Known object types: ${OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
 
 // ---------------------------------------------------------------- single records
 
 /** POST /v2/prism/{teamId}/{objectType} → 201 record */
 export function createRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const changes = checkWrite(scope, recordInput(ctx.body), 'create');
-  const record = recordsOf(ctx.store).create(scope.type, newRecord(changes));
+  const record = recordsOf(ctx.store).create(
+    scope.type,
+    newRecord(changes),
+    causeOf(scope, 'create'),
+  );
   return recordReply(scope, record, 201, { created: true });
 }
 
 /** GET /v2/prism/{teamId}/{objectType}/{id}?select=&deleted= → record */
 export function getRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
-  const record = requireRecord(ctx, scope, { deleted: flag(ctx, 'deleted') });
+  const scope = recordScope(ctx);
+  const record = requireRecord(ctx, scope, { deleted: queryFlag(ctx, 'deleted') });
   const projection = selectParam(ctx, scope);
   return recordReply(scope, record, 200, { projection });
 }
 
 /** PATCH /v2/prism/{teamId}/{objectType}/{id} (If-Match) → record */
 export function updateRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope);
   checkIfMatch(ctx, scope, record);
   const changes = checkWrite(scope, recordInput(ctx.body), 'patch', record);
-  const updated = recordsOf(ctx.store).update(scope.type, record.id, changes);
+  const updated = recordsOf(ctx.store).update(
+    scope.type,
+    record.id,
+    changes,
+    causeOf(scope, 'patch'),
+  );
   return recordReply(scope, updated, 200);
 }
 
@@ -62,37 +58,39 @@ export function updateRecord(ctx: RequestContext): Reply {
  * already soft-deleted changes nothing and answers 204 too, so a retried delete succeeds.
  */
 export function deleteRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope, { deleted: true });
   checkIfMatch(ctx, scope, record);
-  recordsOf(ctx.store).softDelete(scope.type, record.id);
+  recordsOf(ctx.store).softDelete(scope.type, record.id, causeOf(scope, 'delete'));
   return { status: 204 };
 }
 
 /** POST /v2/prism/{teamId}/{objectType}/{id}/duplicate → 201 the copy */
 export function duplicateRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope);
-  const copy = recordsOf(ctx.store).create(scope.type, {
-    default: record.default,
-    lists: record.lists,
-  });
+  const copy = recordsOf(ctx.store).create(
+    scope.type,
+    { default: record.default, lists: record.lists },
+    causeOf(scope, 'duplicate'),
+  );
   return recordReply(scope, copy, 201, { created: true });
 }
 
 /** POST /v2/prism/{teamId}/{objectType}/{id}/restore → the restored record */
 export function restoreRecord(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const record = requireRecord(ctx, scope, { deleted: true });
-  return recordReply(scope, recordsOf(ctx.store).restore(scope.type, record.id), 200);
+  const restored = recordsOf(ctx.store).restore(scope.type, record.id, causeOf(scope, 'restore'));
+  return recordReply(scope, restored, 200);
 }
 
 // ---------------------------------------------------------------- by value
 
 /** GET /v2/prism/{teamId}/{objectType}/by/{slug}/{value}?list_id= → the one match */
 export function findRecordByValue(ctx: RequestContext): Reply {
-  const listId = singleQueryValue(ctx, 'list_id') ?? null;
-  const scope = scopeOf(ctx, listId);
+  const listId = queryValue(ctx, 'list_id') ?? null;
+  const scope = recordScope(ctx, listId);
   const record = oneMatch(ctx, scope, 'find');
   if (record === undefined) {
     const { slug, value } = ctx.params;
@@ -106,13 +104,14 @@ export function findRecordByValue(ctx: RequestContext): Reply {
  * create a record with the lookup property set when the body does not set it (201).
  */
 export function upsertRecordByValue(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const input = recordInput(ctx.body);
   const record = oneMatch(ctx, scope, 'upsert');
   const records = recordsOf(ctx.store);
   if (record !== undefined) {
     const changes = checkWrite(scope, input, 'patch', record);
-    return recordReply(scope, records.update(scope.type, record.id, changes), 200);
+    const updated = records.update(scope.type, record.id, changes, causeOf(scope, 'upsert'));
+    return recordReply(scope, updated, 200);
   }
   const slug = ctx.params['slug']!;
   const given = input.default ?? {};
@@ -121,7 +120,7 @@ export function upsertRecordByValue(ctx: RequestContext): Reply {
       ? { ...given, [slug]: valueFromText(definitionIn(scope, slug)!, ctx.params['value']!) }
       : given;
   const changes = checkWrite(scope, { ...input, default: values }, 'create');
-  const created = records.create(scope.type, newRecord(changes));
+  const created = records.create(scope.type, newRecord(changes), causeOf(scope, 'upsert'));
   return recordReply(scope, created, 201, { created: true });
 }
 
@@ -169,7 +168,7 @@ const LIST_PARAMETERS = new Set([
  * other query parameter is an equality filter (repeated: `in`).
  */
 export function listRecords(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const filter: FilterEntry[] = [];
   const filterParams: string[] = [];
   for (const [name, value] of Object.entries(ctx.query)) {
@@ -178,17 +177,17 @@ export function listRecords(ctx: RequestContext): Reply {
     filterParams.push(name);
   }
   const spec: QuerySpec = { filter };
-  const limit = singleQueryValue(ctx, 'limit');
+  const limit = queryValue(ctx, 'limit');
   if (limit !== undefined) spec.limit = Math.min(Number(limit), 50);
-  const cursor = singleQueryValue(ctx, 'cursor');
+  const cursor = queryValue(ctx, 'cursor');
   if (cursor !== undefined) spec.cursor = cursor;
-  const listId = singleQueryValue(ctx, 'list_id');
+  const listId = queryValue(ctx, 'list_id');
   if (listId !== undefined) spec.list_id = listId;
-  spec.deleted = flag(ctx, 'deleted');
-  spec.include_total = flag(ctx, 'include_total');
-  const select = commaList(singleQueryValue(ctx, 'select'));
+  spec.deleted = queryFlag(ctx, 'deleted');
+  spec.include_total = queryFlag(ctx, 'include_total');
+  const select = commaList(queryValue(ctx, 'select'));
   if (select !== undefined) spec.select = select;
-  const sort = commaList(singleQueryValue(ctx, 'sort'));
+  const sort = commaList(queryValue(ctx, 'sort'));
   if (sort !== undefined) {
     spec.sort = sort.map(
       (s): SortEntry => (s.startsWith('-') ? { [s.slice(1)]: 'desc' } : { [s]: 'asc' }),
@@ -206,7 +205,7 @@ export function listRecords(ctx: RequestContext): Reply {
 
 /** POST /v2/prism/{teamId}/{objectType}/query → page */
 export function queryRecords(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const body = ctx.body as components['schemas']['QueryBody'];
   const { query } = body;
   const cursorAtTop = query.cursor === undefined && body.cursor !== undefined;
@@ -232,7 +231,7 @@ export function queryRecords(ctx: RequestContext): Reply {
 /** GET /v2/prism/{teamId}/{objectType}/count?list_id= → { total } (filters do not apply) */
 export function countRecords(ctx: RequestContext): Reply {
   const type = ctx.params['objectType'] as ObjectType;
-  const listId = singleQueryValue(ctx, 'list_id');
+  const listId = queryValue(ctx, 'list_id');
   const total = recordsOf(ctx.store).count(type, listId === undefined ? {} : { listId });
   return { status: 200, body: { total } };
 }
@@ -248,7 +247,7 @@ interface ItemResult {
 
 /** POST /v2/prism/{teamId}/{objectType}/batch/update: each item patched on its own. */
 export function batchUpdateRecords(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const items = (ctx.body as { items: unknown[] }).items;
   const results = items.map((item, i): ItemResult => {
     if (!isPlainObject(item) || typeof item['id'] !== 'string') {
@@ -266,7 +265,8 @@ export function batchUpdateRecords(ctx: RequestContext): Reply {
     return attempt(id, () => {
       const record = requireRecord(ctx, scope, { id });
       const changes = checkWrite(scope, recordInput(item), 'patch', record);
-      return recordBody(scope, recordsOf(ctx.store).update(scope.type, id, changes));
+      const cause = causeOf(scope, 'batch_update');
+      return recordBody(scope, recordsOf(ctx.store).update(scope.type, id, changes, cause));
     });
   });
   return { status: 200, body: bulkResult(results) };
@@ -274,7 +274,7 @@ export function batchUpdateRecords(ctx: RequestContext): Reply {
 
 /** POST /v2/prism/{teamId}/{objectType}/batch/delete: each id soft-deleted on its own. */
 export function batchDeleteRecords(ctx: RequestContext): Reply {
-  const scope = scopeOf(ctx);
+  const scope = recordScope(ctx);
   const ids = (ctx.body as { ids: unknown[] }).ids;
   const results = ids.map((id, i): ItemResult => {
     if (typeof id !== 'string') {
@@ -282,7 +282,7 @@ export function batchDeleteRecords(ctx: RequestContext): Reply {
     }
     return attempt(id, () => {
       const record = requireRecord(ctx, scope, { id, deleted: true });
-      recordsOf(ctx.store).softDelete(scope.type, record.id);
+      recordsOf(ctx.store).softDelete(scope.type, record.id, causeOf(scope, 'batch_delete'));
       return undefined;
     });
   });
@@ -314,37 +314,13 @@ function bulkResult(results: ItemResult[]) {
 
 // ---------------------------------------------------------------- helpers
 
-function scopeOf(ctx: RequestContext, listId: string | null = null): Scope {
-  return {
-    store: ctx.store,
-    teamId: ctx.params['teamId']!,
-    type: ctx.params['objectType'] as ObjectType,
-    listId,
-  };
+/** The cause of a write of this request: its operation and team (records/events.ts). */
+function causeOf(scope: Scope, source: WriteSource): WriteCause {
+  return { source, teamId: scope.teamId };
 }
 
 function recordInput(body: unknown): RecordInput {
   return isPlainObject(body) ? body : {};
-}
-
-/**
- * The record the path names (or `options.id`): 404 when there is none, and when it is
- * soft-deleted unless `options.deleted`.
- */
-export function requireRecord(
-  ctx: RequestContext,
-  scope: Scope,
-  options: { id?: string; deleted?: boolean } = {},
-): Readonly<StoredRecord> {
-  const id = options.id ?? ctx.params['id']!;
-  const record = recordsOf(ctx.store).get(scope.type, id);
-  if (record === undefined) throw notFound(`No ${scope.type} record has the id ${id}.`);
-  if (record.deleted_at !== null && options.deleted !== true) {
-    throw notFound(
-      `The ${scope.type} record ${id} is deleted. Restore it with POST /v2/prism/${scope.teamId}/${scope.type}/${id}/restore.`,
-    );
-  }
-  return record;
 }
 
 /** If-Match: `*` needs only the record; else one of the listed etags must be current. */
@@ -377,7 +353,7 @@ function recordReply(
 }
 
 function selectParam(ctx: RequestContext, scope: Scope): Projection {
-  const select = commaList(singleQueryValue(ctx, 'select'));
+  const select = commaList(queryValue(ctx, 'select'));
   return compileSelect(scope, select, () => 'query.select');
 }
 
@@ -388,18 +364,4 @@ function commaList(value: string | undefined): string[] | undefined {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-}
-
-/** A boolean query parameter: true only for the literal `true`. */
-function flag(ctx: RequestContext, name: string): boolean {
-  return singleQueryValue(ctx, name) === 'true';
-}
-
-function singleQueryValue(ctx: RequestContext, name: string): string | undefined {
-  const value = ctx.query[name];
-  if (Array.isArray(value)) {
-    const message = `Query parameter ${name} must be given at most once.`;
-    throw invalidRequest(message, [{ field: `query.${name}`, message, code: 'repeated' }]);
-  }
-  return value;
 }

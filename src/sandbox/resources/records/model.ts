@@ -3,12 +3,19 @@
 // list membership) and keeps running counts so counting is O(1). Values arrive here already
 // checked against the property definitions (values.ts); a null value clears a property.
 // `generation` grows with every change, so query results can be cached until the next one.
+//
+// Every write that carries a cause (the API operation and its team) is announced on the
+// store's bus (events.ts): one event per record that changed, after the change, with the
+// record before and after. Views, automations and webhook deliveries subscribe; this model
+// never imports them. A write that changes nothing (a patch setting what is there, deleting
+// a deleted record, restoring an active one) is not announced. A write without a cause (the
+// demo seed, test fixtures) fills the store without an event, as reset and load do.
 
 import { isDeepStrictEqual } from 'node:util';
-import { RecordObjectType } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
+import { isObjectType, OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
   type Slice,
@@ -16,53 +23,8 @@ import {
   SnapshotError,
   type Store,
 } from '../../store.ts';
-
-/** The object types of the record endpoints (api.md, "Object types"). */
-export const OBJECT_TYPES = RecordObjectType;
-
-export type ObjectType = (typeof OBJECT_TYPES)[number];
-
-export function isObjectType(value: string): value is ObjectType {
-  return (OBJECT_TYPES as readonly string[]).includes(value);
-}
-
-/** Property values keyed by property slug. */
-export type Values = Record<string, unknown>;
-
-export interface StoredRecord {
-  id: string;
-  /** Property values of the record itself (the wire's `default`). */
-  default: Values;
-  /**
-   * Memberships in lists, keyed by list id, each with the record's list-scoped values (the
-   * wire's `list`). `count?list_id=` counts the members of that list.
-   */
-  lists: Record<string, Values>;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  /** 1 at creation, +1 on every change; the base of etags. */
-  version: number;
-}
-
-export interface NewRecord {
-  /** Default: a random UUID. */
-  id?: string;
-  default?: Values;
-  lists?: Record<string, Values>;
-  /** Creation time (ISO-8601); default: the sandbox clock. */
-  at?: string;
-}
-
-export interface RecordChanges {
-  /** Values to set, by slug (other slugs keep their values); null clears a value. */
-  default?: Values;
-  /**
-   * List-scoped values to set, by list id then slug (null clears a value); a new list id
-   * adds a membership, a null in place of the values removes the membership.
-   */
-  lists?: Record<string, Values | null>;
-}
+import { type RecordEvent, recordEvents, type WriteCause } from './events.ts';
+import type { NewRecord, RecordChanges, StoredRecord, Values } from './types.ts';
 
 /**
  * The model input of a create from a write: cleared values and left lists (null) mean
@@ -105,7 +67,8 @@ export class RecordsModel implements Slice {
     this.ctx = ctx;
   }
 
-  create(type: ObjectType, input: NewRecord = {}): Readonly<StoredRecord> {
+  /** A new record; announced as record.created when `cause` is given. */
+  create(type: ObjectType, input: NewRecord = {}, cause?: WriteCause): Readonly<StoredRecord> {
     const table = this.table(type);
     const id = input.id ?? randomId();
     if (table.rows.has(id)) throw new Error(`A ${type} record with id ${id} already exists`);
@@ -123,6 +86,9 @@ export class RecordsModel implements Slice {
     adjust(table, record, +1);
     this.gen++;
     this.ctx.changed();
+    if (this.announces(cause)) {
+      this.announce(eventOf('record.created', type, record, cause, null));
+    }
     return record;
   }
 
@@ -148,9 +114,15 @@ export class RecordsModel implements Slice {
 
   /**
    * Set values on a record (soft-deleted or not). Bumps version and updated_at when
-   * something changed; a change that sets what is already there leaves the record as it was.
+   * something changed (announced as record.updated when `cause` is given); a change that
+   * sets what is already there leaves the record as it was, unannounced.
    */
-  update(type: ObjectType, id: string, changes: RecordChanges): Readonly<StoredRecord> {
+  update(
+    type: ObjectType,
+    id: string,
+    changes: RecordChanges,
+    cause?: WriteCause,
+  ): Readonly<StoredRecord> {
     const table = this.table(type);
     const record = this.require(type, id);
     const nextDefault = merged(record.default, changes.default);
@@ -165,34 +137,49 @@ export class RecordsModel implements Slice {
     ) {
       return record;
     }
+    const before = this.announces(cause) ? copyOf(record) : undefined;
     const active = record.deleted_at === null;
     if (active) adjust(table, record, -1);
     record.default = nextDefault;
     record.lists = nextLists;
     if (active) adjust(table, record, +1);
     this.touch(record);
+    if (before !== undefined) {
+      this.announce(eventOf('record.updated', type, record, cause!, before));
+    }
     return record;
   }
 
-  /** Soft-delete: the record stays, with deleted_at set, and stops being counted. */
-  softDelete(type: ObjectType, id: string): Readonly<StoredRecord> {
+  /**
+   * Soft-delete: the record stays, with deleted_at set, and stops being counted (announced
+   * as record.deleted when `cause` is given; a record deleted already is left as it is).
+   */
+  softDelete(type: ObjectType, id: string, cause?: WriteCause): Readonly<StoredRecord> {
     const table = this.table(type);
     const record = this.require(type, id);
     if (record.deleted_at !== null) return record;
+    const before = this.announces(cause) ? copyOf(record) : undefined;
     adjust(table, record, -1);
     record.deleted_at = this.ctx.clock.iso();
     this.touch(record);
+    if (before !== undefined) {
+      this.announce(eventOf('record.deleted', type, record, cause!, before));
+    }
     return record;
   }
 
-  /** Undo a soft delete. */
-  restore(type: ObjectType, id: string): Readonly<StoredRecord> {
+  /** Undo a soft delete (announced as record.restored when `cause` is given). */
+  restore(type: ObjectType, id: string, cause?: WriteCause): Readonly<StoredRecord> {
     const table = this.table(type);
     const record = this.require(type, id);
     if (record.deleted_at === null) return record;
+    const before = this.announces(cause) ? copyOf(record) : undefined;
     record.deleted_at = null;
     adjust(table, record, +1);
     this.touch(record);
+    if (before !== undefined) {
+      this.announce(eventOf('record.restored', type, record, cause!, before));
+    }
     return record;
   }
 
@@ -259,12 +246,58 @@ export class RecordsModel implements Slice {
     return record;
   }
 
+  /** True when a write with `cause` is to be announced: it has one, and someone listens. */
+  private announces(cause: WriteCause | undefined): cause is WriteCause {
+    return cause !== undefined && this.ctx.events.listening(recordEvents);
+  }
+
+  private announce(event: RecordEvent): void {
+    this.ctx.events.emit(recordEvents, event);
+  }
+
   private touch(record: StoredRecord): void {
     this.gen++;
     record.version++;
     record.updated_at = this.ctx.clock.iso();
     this.ctx.changed();
   }
+}
+
+/** The event of a write of `record` (now written) with `cause`. */
+function eventOf(
+  type: 'record.created',
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: null,
+): RecordEvent;
+function eventOf(
+  type: Exclude<RecordEvent['type'], 'record.created'>,
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: Readonly<StoredRecord>,
+): RecordEvent;
+function eventOf(
+  type: RecordEvent['type'],
+  objectType: ObjectType,
+  record: StoredRecord,
+  cause: WriteCause,
+  before: Readonly<StoredRecord> | null,
+): RecordEvent {
+  const { source, teamId } = cause;
+  const after = copyOf(record);
+  return { type, objectType, id: record.id, source, teamId, before, after } as RecordEvent;
+}
+
+/**
+ * A record as it is now, for an event: a top-level copy suffices, as the model never
+ * changes a record's values in place (a write sets new `default` and `lists` objects).
+ * Not frozen (freezing cost more than the rest of an event): listeners treat it as
+ * read-only, and changing the copy would not reach the store anyway.
+ */
+function copyOf(record: StoredRecord): Readonly<StoredRecord> {
+  return { ...record };
 }
 
 /** `values` with `changes` applied: a null clears the slug; values are copied in. */

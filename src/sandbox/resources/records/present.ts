@@ -4,17 +4,18 @@
 // values that a dot path selected (`organization.name`), else nothing. Select values are
 // stored as option slugs and read back as such.
 
-import type { FieldNamer } from './filter.ts';
-import { recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
   definitionsIn,
   isReference,
-  type PropertyDefinition,
   referenceTarget,
   resolvePath,
   type Scope,
   scopeOf,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
+import type { FieldNamer } from './filter.ts';
+import { recordsOf } from './model.ts';
+import type { StoredRecord, Values } from './types.ts';
 
 /**
  * What a read selects: every value (with the definitions of the scope, looked up once per

@@ -15,10 +15,13 @@
 // through a large type costs one pass (and one sort), not one per page.
 
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest } from '../../errors.ts';
-import { canonicalJson } from '../../idempotency.ts';
+import { OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
+import { definitionsIn, fieldProblem, type Scope } from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import {
   type Combinator,
   compileFilter,
@@ -29,15 +32,9 @@ import {
   type SortEntry,
   sortRecords,
 } from './filter.ts';
-import {
-  OBJECT_TYPES,
-  type ObjectType,
-  recordsOf,
-  type StoredRecord,
-  type Values,
-} from './model.ts';
+import { recordsOf } from './model.ts';
 import { compileSelect, project, rowValues } from './present.ts';
-import { definitionsIn, fieldProblem, type PropertyDefinition, type Scope } from './schema.ts';
+import type { StoredRecord, Values } from './types.ts';
 
 export type { Combinator, FieldNamer, FilterEntry, Operator, SortEntry } from './filter.ts';
 export { OPERATORS } from './filter.ts';

@@ -1,3 +1,4 @@
+import { requireObjectType } from '../../request.ts';
 import {
   type ApiRoute,
   type Handler,
@@ -16,7 +17,6 @@ import {
   getRecord,
   listRecords,
   queryRecords,
-  requireObjectType,
   restoreRecord,
   updateRecord,
   upsertRecordByValue,

@@ -9,7 +9,6 @@
 
 import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { type FieldError, invalidRequest, SandboxError } from '../../errors.ts';
-import { type RecordChanges, recordsOf, type StoredRecord, type Values } from './model.ts';
 import {
   definitionsBySlug,
   definitionsIn,
@@ -17,10 +16,12 @@ import {
   isMultiValued,
   isReference,
   optionList,
-  type PropertyDefinition,
   referenceTarget,
   type Scope,
-} from './schema.ts';
+} from '../properties/scope.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
+import { recordsOf } from './model.ts';
+import type { RecordChanges, StoredRecord, Values } from './types.ts';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =

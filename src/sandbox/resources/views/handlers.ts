@@ -3,17 +3,11 @@
 // properties a view names.
 
 import { invalidRequest, notFound } from '../../errors.ts';
+import { queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { single } from '../properties/handlers.ts';
-import {
-  isViewObjectType,
-  VIEW_FIELDS,
-  VIEW_OBJECT_TYPES,
-  type View,
-  type ViewFields,
-  viewsOf,
-} from './model.ts';
+import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
 import { viewRecords } from './records.ts';
+import type { View, ViewFields } from './types.ts';
 
 /** Path check of every view route: the object type must be one of the six of api.md. */
 export function requireViewObjectType(ctx: PathContext): void {
@@ -34,10 +28,10 @@ export function createView(ctx: RequestContext): Reply {
 
 /** GET /v2/prism/{teamId}/{viewObjectType}/views?list_id=&cursor=&limit= (extension) */
 export function listViews(ctx: RequestContext): Reply {
-  const listId = single(ctx, 'list_id');
+  const listId = queryValue(ctx, 'list_id');
   const views = viewsOf(ctx.store).list(teamOf(ctx), typeOf(ctx), listId);
-  const offset = decodeCursor(single(ctx, 'cursor'));
-  const limit = Number(single(ctx, 'limit') ?? 50);
+  const offset = decodeCursor(queryValue(ctx, 'cursor'));
+  const limit = Number(queryValue(ctx, 'limit') ?? 50);
   const data = views.slice(offset, offset + limit);
   const hasMore = offset + limit < views.length;
   return {
@@ -49,13 +43,13 @@ export function listViews(ctx: RequestContext): Reply {
 /** GET .../views/{viewId}?include=records&cursor=&limit=&page= */
 export function getView(ctx: RequestContext): Reply {
   const view = viewOf(ctx);
-  if (single(ctx, 'include') !== 'records') return { status: 200, body: view };
+  if (queryValue(ctx, 'include') !== 'records') return { status: 200, body: view };
   const page: { cursor?: string; limit?: number; page?: number } = {};
-  const cursor = single(ctx, 'cursor');
+  const cursor = queryValue(ctx, 'cursor');
   if (cursor !== undefined) page.cursor = cursor;
-  const limit = single(ctx, 'limit');
+  const limit = queryValue(ctx, 'limit');
   if (limit !== undefined) page.limit = Math.min(Number(limit), 50);
-  const number = single(ctx, 'page');
+  const number = queryValue(ctx, 'page');
   if (number !== undefined) page.page = Number(number);
   return { status: 200, body: { view, records: viewRecords(ctx.store, view, page) } };
 }
@@ -90,10 +84,6 @@ function fieldsOf(body: unknown): ViewFields {
 
 function viewOf(ctx: RequestContext): View {
   return viewsOf(ctx.store).get(teamOf(ctx), typeOf(ctx), ctx.params['viewId']!);
-}
-
-function teamOf(ctx: RequestContext): string {
-  return ctx.params['teamId']!;
 }
 
 function typeOf(ctx: RequestContext): string {

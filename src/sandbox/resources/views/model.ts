@@ -17,13 +17,13 @@ import {
   type Store,
 } from '../../store.ts';
 import { stableId } from '../properties/catalogue.ts';
-import {
-  type PropertiesModel,
-  type PropertyDefinition,
-  propertiesOf,
-} from '../properties/model.ts';
+import { type PropertyLeaving, propertyLeaving } from '../properties/events.ts';
+import { type PropertiesModel, propertiesOf } from '../properties/model.ts';
+import { conflict, describeDefinition } from '../properties/rules.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 import { checkPaths, pathsOf, resolvePath } from './paths.ts';
 import { checkViewQuery } from './records.ts';
+import type { View, ViewFields } from './types.ts';
 
 /** The object types of the view endpoints (api.md, "Object types"). */
 export const VIEW_OBJECT_TYPES = ViewObjectTypeEnum;
@@ -38,40 +38,6 @@ export const VIEW_TYPES = ViewTypeEnum;
 
 /** The user every view of the sandbox is saved by (the sandbox has one user, its API key). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');
-
-export type FilterEntry = Record<string, Record<string, unknown>>;
-export type SortEntry = Record<string, 'asc' | 'desc'>;
-
-export interface View {
-  id: string;
-  object_type: string;
-  name: string;
-  view_type: string;
-  aggregation_prop_def_id: string | null;
-  aggregation_type: string | null;
-  column_layout: Record<string, unknown> | null;
-  combinator: 'AND' | 'OR';
-  created_at: string;
-  updated_at: string;
-  filter: FilterEntry[];
-  group_by: string | null;
-  group_hidden_option_ids: unknown;
-  group_hide_empty: boolean | null;
-  group_sort: string | null;
-  icon: string | null;
-  list_id: string | null;
-  /** Empty: every property the object type shows on the view's list. */
-  select: string[];
-  sort: SortEntry[];
-  sort_order: number | null;
-  team_id: string;
-  user_id: string;
-}
-
-/** The fields a request may set (all but name and view_type optional on create). */
-export type ViewFields = Partial<
-  Omit<View, 'id' | 'object_type' | 'created_at' | 'updated_at' | 'team_id' | 'user_id'>
->;
 
 /** The settable fields and their values on a new view. */
 const SETTABLE: Required<Omit<ViewFields, 'name' | 'view_type'>> = {
@@ -167,6 +133,26 @@ export class ViewsModel implements Slice {
     const views = this.teams.get(teamId)!;
     views.splice(views.indexOf(view), 1);
     this.ctx.changed();
+  }
+
+  /**
+   * A definition that a view uses cannot be deleted, nor moved to a list where a view using
+   * it would no longer see it (moving to the whole workspace hides it from no view): 409
+   * naming the views. Asked by the properties model before the change (propertyLeaving).
+   */
+  refuseLeaving(props: PropertiesModel, leaving: PropertyLeaving): void {
+    const { definition: def, to } = leaving;
+    if (to === null) return;
+    const users = this.using(props, leaving.teamId, def).filter(
+      (view) => to === undefined || view.list_id !== to,
+    );
+    if (users.length === 0) return;
+    const named = users.map((v) => `'${v.name}' (${v.object_type}, id ${v.id})`).join(', ');
+    const what = to === undefined ? 'be deleted' : `move to list ${to}`;
+    throw conflict(
+      `The ${def.object_type} property ${describeDefinition(def)} cannot ${what}: ${users.length === 1 ? 'the view' : 'the views'} ${named} ${users.length === 1 ? 'uses' : 'use'} it. Remove it from ${users.length === 1 ? 'that view' : 'those views'} first.`,
+      { views: users.map((v) => v.id) },
+    );
   }
 
   /** The team's views (of any object type) that name the definition `def`. */
@@ -327,6 +313,13 @@ function parseView(item: unknown, at: string): View {
 }
 
 export const viewsSlice = defineSlice('views', (ctx) => new ViewsModel(ctx));
+
+/** What views react to: a definition leaving (deleted, or moved to another list). */
+export function subscribeViews(store: Store): void {
+  store.events.on(propertyLeaving, (leaving) => {
+    viewsOf(store).refuseLeaving(propertiesOf(store), leaving);
+  });
+}
 
 /** The views model of `store`. */
 export function viewsOf(store: Store): ViewsModel {

@@ -5,7 +5,8 @@
 
 import type { FieldError } from '../../errors.ts';
 import { isPropertyObjectType, isReferenceType } from '../properties/catalogue.ts';
-import type { PropertiesModel, PropertyDefinition } from '../properties/model.ts';
+import type { PropertiesModel } from '../properties/model.ts';
+import type { PropertyDefinition } from '../properties/types.ts';
 
 /** The object type a reference type points at: `ref_organization` → `organization`. */
 export function referencedType(type: string): string {

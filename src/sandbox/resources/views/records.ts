@@ -2,10 +2,10 @@
 // query engine (records/query.ts), the same code as the record list and query endpoints, so
 // a view shows exactly what the equivalent query returns and pages the same way.
 
+import { isObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { isObjectType } from '../records/model.ts';
 import { type PageResult, type QuerySpec, runQuery } from '../records/query.ts';
-import type { View } from './model.ts';
+import type { View } from './types.ts';
 
 export interface PageRequest {
   cursor?: string;

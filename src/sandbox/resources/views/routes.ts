@@ -7,7 +7,7 @@ import {
   requireViewObjectType,
   updateView,
 } from './handlers.ts';
-import { viewsSlice } from './model.ts';
+import { subscribeViews, viewsSlice } from './model.ts';
 
 const MANY = '/v2/prism/{teamId}/{viewObjectType}/views';
 const ONE = `${MANY}/{viewId}`;
@@ -18,6 +18,7 @@ const route = routesResolvedBy(requireViewObjectType);
 export const viewsResource: Resource = {
   name: 'views',
   slices: [viewsSlice],
+  subscribe: subscribeViews,
   routes: [
     route('POST', MANY, 'createView', createView),
     route('GET', MANY, 'listViews', listViews),

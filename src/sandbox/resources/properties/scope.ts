@@ -1,14 +1,14 @@
 // The property definitions a record operation works with: which slugs a record of a type
 // carries (in the workspace, or on a list), where a dot path leads, which record type a
-// reference points at, and which option a select value names. Everything comes from the
-// properties model; nothing here keeps state.
+// reference points at, and which option a select value names. Records, grants and imports
+// read definitions through it. Everything comes from the properties model; nothing here
+// keeps state.
 
 import { invalidRequest } from '../../errors.ts';
+import { isObjectType, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { type PropertyDefinition, type PropertyOption, propertiesOf } from '../properties/model.ts';
-import { isObjectType, type ObjectType } from './model.ts';
-
-export type { PropertyDefinition, PropertyOption };
+import { propertiesOf } from './model.ts';
+import type { PropertyDefinition, PropertyOption } from './types.ts';
 
 /** Where definitions are looked up: a team's object type, in the workspace or on a list. */
 export interface Scope {

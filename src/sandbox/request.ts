@@ -1,0 +1,74 @@
+// Reading a request the same way in every resource: a query parameter given at most once,
+// a boolean flag, the team of the path, the record object type of the path, and the record
+// a path names. Handlers import these from here, never from another resource's handlers.
+
+import { invalidRequest, notFound } from './errors.ts';
+import { isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
+import type { PathContext, RequestContext } from './resource.ts';
+import type { Scope } from './resources/properties/scope.ts';
+import { recordsOf } from './resources/records/model.ts';
+import type { StoredRecord } from './resources/records/types.ts';
+
+/**
+ * A query parameter given at most once: 400 (`query.<name>`, code `repeated`) when it is
+ * repeated. Parameters the contract types are refused at the door when repeated; this
+ * answers for those it leaves free (the record list's equality filters sit beside them).
+ */
+export function queryValue(ctx: RequestContext, name: string): string | undefined {
+  const value = ctx.query[name];
+  if (Array.isArray(value)) {
+    const message = `Query parameter ${name} must be given at most once.`;
+    throw invalidRequest(message, [{ field: `query.${name}`, message, code: 'repeated' }]);
+  }
+  return value;
+}
+
+/** A boolean query parameter: true only for the literal `true`. */
+export function queryFlag(ctx: RequestContext, name: string): boolean {
+  return queryValue(ctx, name) === 'true';
+}
+
+/** The `{teamId}` of the path (the server has checked it is the sandbox's team). */
+export function teamOf(ctx: PathContext): string {
+  return ctx.params['teamId']!;
+}
+
+/** Path check of the record routes (and imports): `{objectType}` must be one of the six. */
+export function requireObjectType(ctx: PathContext): void {
+  const type = ctx.params['objectType'] ?? '';
+  if (!isObjectType(type)) {
+    throw notFound(
+      `Unknown object type '${type}'. Known object types: ${OBJECT_TYPES.join(', ')}.`,
+    );
+  }
+}
+
+/** Where a record route looks definitions up: the path's team and object type. */
+export function recordScope(ctx: PathContext, listId: string | null = null): Scope {
+  return {
+    store: ctx.store,
+    teamId: teamOf(ctx),
+    type: ctx.params['objectType'] as ObjectType,
+    listId,
+  };
+}
+
+/**
+ * The record the path names (or `options.id`): 404 when there is none, and when it is
+ * soft-deleted unless `options.deleted`.
+ */
+export function requireRecord(
+  ctx: PathContext,
+  scope: Scope,
+  options: { id?: string; deleted?: boolean } = {},
+): Readonly<StoredRecord> {
+  const id = options.id ?? ctx.params['id']!;
+  const record = recordsOf(ctx.store).get(scope.type, id);
+  if (record === undefined) throw notFound(`No ${scope.type} record has the id ${id}.`);
+  if (record.deleted_at !== null && options.deleted !== true) {
+    throw notFound(
+      `The ${scope.type} record ${id} is deleted. Restore it with POST /v2/prism/${scope.teamId}/${scope.type}/${id}/restore.`,
+    );
+  }
+  return record;
+}
