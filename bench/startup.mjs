@@ -84,23 +84,28 @@ try {
     const times = cases.map(() => []);
     // Warm the file cache (and the compile cache where Node has one) before measuring.
     for (const [, args] of cases) for (let i = 0; i < 3; i++) once(node, args);
-    for (let i = 0; i < runs; i++) cases.forEach(([, args], c) => times[c].push(once(node, args)));
+    for (let i = 0; i < runs; i++) {
+      for (const [c, [, args]] of cases.entries()) times[c].push(once(node, args));
+    }
 
     const floor = times[0];
     console.log(
       `\nnode ${version}: ${runs} interleaved runs each; median wall time [quartiles]; ratio to node -e 0 of the medians [quartiles of the ratios of each round]`,
     );
-    cases.forEach(([name], c) => {
+    for (const [c, [name]] of cases.entries()) {
       const xs = times[c];
       const [q1, q3] = quartiles(xs);
       const line = `${name.padEnd(44)} ${median(xs).toFixed(1).padStart(6)} ms [${q1.toFixed(1)}–${q3.toFixed(1)}]`;
-      if (c === 0) return console.log(line);
+      if (c === 0) {
+        console.log(line);
+        continue;
+      }
       const ratios = xs.map((x, i) => x / floor[i]);
       const [r1, r3] = quartiles(ratios);
       console.log(
         `${line}   ${(median(xs) / median(floor)).toFixed(2)}x [${r1.toFixed(2)}–${r3.toFixed(2)}]   +${(median(xs) - median(floor)).toFixed(1)} ms`,
       );
-    });
+    }
   }
   console.log(
     keepCa && process.env.NODE_EXTRA_CA_CERTS
