@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { ApiError, NotFoundError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
-import { closest } from '../query/suggest.ts';
 import { isUuid } from '../util/guards.ts';
+import { closest } from '../util/suggest.ts';
 import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
 import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
 

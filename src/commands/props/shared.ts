@@ -17,8 +17,8 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
-import { closest } from '../../query/suggest.ts';
 import { isUuid } from '../../util/guards.ts';
+import { closest } from '../../util/suggest.ts';
 
 /** A definition as ws prints it: the API object with its object type first. */
 export type PropertyRow = { object_type: string } & PropertyDefinition;
