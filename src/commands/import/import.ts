@@ -2,7 +2,6 @@
 import { setMaxListeners } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { definitionsFor, findDefinition } from '../../api/definitions.ts';
 import type { ImportOptions } from '../../api/imports.ts';
 import { objectType, type RecordType } from '../../api/object-types.ts';
 import { InterruptedError, PartialFailureError, UsageError } from '../../errors.ts';
@@ -33,6 +32,7 @@ import {
   zeroCounts,
 } from '../../import/state.ts';
 import type { DateOrder, Definition } from '../../import/typing.ts';
+import { definitionsFor, findDefinition } from '../../schema/definitions.ts';
 import { formatDuration, monotonicMs } from '../../util/time.ts';
 
 export interface ImportOpts {

@@ -1,10 +1,6 @@
 // What the props verbs share: the columns of definitions and options, rows with their
 // object type, and lookups of an option by slug or id.
-import {
-  definitionsFor,
-  invalidateDefinitions,
-  updateCachedDefinitions,
-} from '../../api/definitions.ts';
+
 import {
   annotateError,
   hasOptions,
@@ -17,6 +13,11 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
+import {
+  definitionsFor,
+  invalidateDefinitions,
+  updateCachedDefinitions,
+} from '../../schema/definitions.ts';
 import { isUuid } from '../../util/guards.ts';
 import { closest } from '../../util/suggest.ts';
 

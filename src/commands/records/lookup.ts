@@ -2,10 +2,10 @@
 // VALUE typed by it (a select option by display value becomes its slug), and the 404/409
 // answers explained.
 
-import { findDefinition } from '../../api/definitions.ts';
 import type { RecordType } from '../../api/object-types.ts';
 import { ApiError, ConflictError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { findDefinition } from '../../schema/definitions.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { definitions, type PropertyDefinition } from './shared.ts';
 

@@ -1,13 +1,17 @@
 // What the records verbs share: the object type and id arguments, typed values from
 // --set and --data, and how a record is shown.
 import type { ApiClient } from '../../api/client.ts';
-import { definitionsFor, findDefinition, type PropertyDefinition } from '../../api/definitions.ts';
 import { objectType, type RecordType } from '../../api/object-types.ts';
 import type { RecordAnswer, RecordWrite } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
+import {
+  definitionsFor,
+  findDefinition,
+  type PropertyDefinition,
+} from '../../schema/definitions.ts';
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
 import { toWriteForm } from '../../values/write-form.ts';

@@ -12,15 +12,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { objectType as normalizeType, PROPERTY_TYPES } from '../api/object-types.ts';
+import { bySlug, listProperties, type PropertyDefinition } from '../api/props.ts';
 import { ApiError, NotFoundError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { isUuid } from '../util/guards.ts';
 import { closest } from '../util/suggest.ts';
-import { objectType as normalizeType, PROPERTY_TYPES } from './object-types.ts';
-import { bySlug, listProperties, type PropertyDefinition } from './props.ts';
 
-export type { PropertyDefinition, PropertyOption } from './props.ts';
+export type { PropertyDefinition, PropertyOption } from '../api/props.ts';
 
 /** How long cached definitions are used: 5 minutes. */
 export const DEFINITIONS_TTL_MS = 5 * 60_000;
