@@ -5,7 +5,7 @@ import { listAllProperties, type PropertyDefinition } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { readAll } from '../io/stdin.ts';
-import { storeDefinitions } from './definitions.ts';
+import { storeDefinitions } from './definitions-cache.ts';
 import { parseSchema, type Schema } from './file.ts';
 
 /** Read and check a schema file (`-` for stdin). */

@@ -2,7 +2,8 @@ import { objectType } from '../../api/object-types.ts';
 import { listAllProperties, listProperties } from '../../api/props.ts';
 import type { Deps } from '../../factory.ts';
 import { renderRows } from '../../output/render.ts';
-import { storeDefinitions, unknownPropertyType } from '../../schema/definitions.ts';
+import { unknownPropertyType } from '../../schema/definitions.ts';
+import { storeDefinitions } from '../../schema/definitions-cache.ts';
 import { type PropertyRow, propertyColumns, propertyRow } from './shared.ts';
 
 export interface ListOptions {

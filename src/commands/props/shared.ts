@@ -1,6 +1,5 @@
 // What the props verbs share: the columns of definitions and options, rows with their
 // object type, and lookups of an option by slug or id.
-
 import {
   annotateError,
   hasOptions,
@@ -13,11 +12,8 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
-import {
-  definitionsFor,
-  invalidateDefinitions,
-  updateCachedDefinitions,
-} from '../../schema/definitions.ts';
+import { definitionsFor } from '../../schema/definitions.ts';
+import { invalidateDefinitions, updateCachedDefinitions } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
 import { closest } from '../../util/suggest.ts';
 

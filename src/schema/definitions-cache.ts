@@ -1,0 +1,191 @@
+// The property definitions cache on disk. Definitions fetched from the API are kept here,
+// so that commands needing the types of properties (typed --set values, CSV coercion,
+// --where checks, props commands that take a slug) do not spend a request each time.
+//
+// - One JSON file per base URL + team id, named by a hash of the pair, in
+//   <config dir>/cache/ (mode 0600, written atomically). The API key is never stored.
+// - Entries per object type (and per list id, when one scopes the listing), each with the
+//   time it was fetched; an entry lives DEFINITIONS_TTL_MS (5 minutes).
+// - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
+// - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
+//   written only costs a request next time.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { objectType as normalizeType } from '../api/object-types.ts';
+import { bySlug, type PropertyDefinition } from '../api/props.ts';
+import type { Deps } from '../factory.ts';
+import { isTruthy } from '../io/streams.ts';
+
+/** How long cached definitions are used: 5 minutes. */
+export const DEFINITIONS_TTL_MS = 5 * 60_000;
+
+const FORMAT = 'ws-definitions-cache';
+const VERSION = 1;
+
+interface Entry {
+  fetched_at: string;
+  definitions: PropertyDefinition[];
+}
+
+interface CacheFile {
+  format: typeof FORMAT;
+  version: typeof VERSION;
+  base_url: string;
+  team_id: string;
+  entries: Record<string, Entry>;
+}
+
+interface Place {
+  file: string;
+  baseUrl: string;
+  teamId: string;
+}
+
+function entryKey(objectType: string, listId: string | undefined): string {
+  return listId ? `${objectType}@${listId}` : objectType;
+}
+
+function cacheDisabled(deps: Deps): boolean {
+  return isTruthy(deps.env.WS_NO_CACHE);
+}
+
+async function place(deps: Deps): Promise<Place> {
+  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+  const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
+  const hash = createHash('sha256')
+    .update(`${baseUrl}\n${creds.teamId}`)
+    .digest('hex')
+    .slice(0, 24);
+  return {
+    file: join(store.dir, 'cache', `definitions-${hash}.json`),
+    baseUrl,
+    teamId: creds.teamId,
+  };
+}
+
+async function readCache(p: Place): Promise<CacheFile | undefined> {
+  try {
+    const data = JSON.parse(await readFile(p.file, 'utf8')) as CacheFile;
+    if (
+      data?.format !== FORMAT ||
+      data.version !== VERSION ||
+      data.base_url !== p.baseUrl ||
+      data.team_id !== p.teamId ||
+      !data.entries ||
+      typeof data.entries !== 'object'
+    ) {
+      return undefined;
+    }
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
+  const dir = join(p.file, '..');
+  const tmp = `${p.file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(tmp, JSON.stringify(data), { mode: 0o600 });
+    await rename(tmp, p.file);
+  } catch (err) {
+    deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
+    await rm(tmp, { force: true }).catch(() => {});
+  }
+}
+
+function fresh(entry: Entry | undefined, now: number): entry is Entry {
+  if (!entry || !Array.isArray(entry.definitions)) return false;
+  const age = now - Date.parse(entry.fetched_at);
+  return age >= 0 && age < DEFINITIONS_TTL_MS;
+}
+
+/**
+ * Keep definitions just fetched (of one or more object types, one read and one write of
+ * the cache file), so the next command that needs them skips the request.
+ */
+export async function storeDefinitions(
+  deps: Deps,
+  byType: ReadonlyMap<string, PropertyDefinition[]>,
+  opts: { listId?: string | undefined } = {},
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  const now = deps.clock.now();
+  const data = (await readCache(p)) ?? {
+    format: FORMAT,
+    version: VERSION,
+    base_url: p.baseUrl,
+    team_id: p.teamId,
+    entries: {},
+  };
+  // Drop expired entries while we are here, so the file does not grow.
+  for (const [k, e] of Object.entries(data.entries))
+    if (!fresh(e, now.getTime())) delete data.entries[k];
+  for (const [type, definitions] of byType)
+    data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
+  await writeCache(deps, p, data);
+}
+
+/** The cached definitions of a type (and list scope), when fresh. */
+export async function cachedDefinitions(
+  deps: Deps,
+  type: string,
+  listId: string | undefined,
+): Promise<PropertyDefinition[] | undefined> {
+  if (cacheDisabled(deps)) return undefined;
+  const p = await place(deps);
+  const entry = (await readCache(p))?.entries[entryKey(type, listId)];
+  const now = deps.clock.now().getTime();
+  if (!fresh(entry, now)) return undefined;
+  deps.io.debug(
+    `definitions cache: ${entryKey(type, listId)} from ${p.file} (${Math.round((now - Date.parse(entry.fetched_at)) / 1000)}s old)`,
+  );
+  return entry.definitions;
+}
+
+/** Forget cached definitions (after a change), for one object type (every list scope) or all. */
+export async function invalidateDefinitions(deps: Deps, objectType?: string): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  if (objectType === undefined) {
+    await rm(p.file, { force: true }).catch(() => {});
+    return;
+  }
+  const type = normalizeType(objectType, 'property');
+  const data = await readCache(p);
+  if (!data) return;
+  let changed = false;
+  for (const k of Object.keys(data.entries)) {
+    if (k === type || k.startsWith(`${type}@`)) {
+      delete data.entries[k];
+      changed = true;
+    }
+  }
+  if (changed) await writeCache(deps, p, data);
+}
+
+/**
+ * Apply a change just made through the API to the cached definitions of a type, so the
+ * next command does not fetch them again. The entry of the whole type is changed in place
+ * (it keeps its age, so it still expires on time); list-scoped entries of the type are
+ * dropped. Nothing cached: nothing to do.
+ */
+export async function updateCachedDefinitions(
+  deps: Deps,
+  objectType: string,
+  change: (defs: PropertyDefinition[]) => PropertyDefinition[],
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const type = normalizeType(objectType, 'property');
+  const p = await place(deps);
+  const data = await readCache(p);
+  if (!data) return;
+  for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
+  const entry = data.entries[type];
+  if (entry && fresh(entry, deps.clock.now().getTime()))
+    entry.definitions = change(entry.definitions).sort(bySlug);
+  await writeCache(deps, p, data);
+}
