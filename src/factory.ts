@@ -43,7 +43,17 @@ export interface Deps {
   binPath: string;
   config(): Promise<ProfileStore>;
   credentials(): Promise<Credentials>;
+  /**
+   * The API client, built on first use and the same for the whole command. Verbs do not
+   * close it: main.ts closes it once the verb has returned or thrown.
+   */
   client(): Promise<ApiClient>;
+}
+
+/** The dependencies of one command, and the end of their lifetime (see main.ts). */
+export interface OwnedDeps extends Deps {
+  /** Close what was built (the API client's connections). Safe to call when nothing was. */
+  close(): Promise<void>;
 }
 
 export interface DepsInit {
@@ -78,7 +88,7 @@ function positiveNumber(
 /** One process has one rate limiter, shared by every request. */
 const buckets = new Map<string, TokenBucket>();
 
-export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
+export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   const { io, env } = init;
   io.configure({
     color: flags.color !== false,
@@ -95,7 +105,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
   let store: Promise<ProfileStore> | undefined;
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
-  const deps: Deps = {
+  const deps: OwnedDeps = {
     io,
     env,
     signal: init.signal,
@@ -141,6 +151,14 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
         });
       });
       return client;
+    },
+    async close() {
+      const built = client;
+      client = undefined;
+      const c = await built?.catch(() => undefined);
+      await c?.close().catch((err: unknown) => {
+        io.debug(`closing the API client: ${(err as Error).message}`);
+      });
     },
   };
   return deps;

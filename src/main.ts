@@ -1,4 +1,5 @@
-// main(argv) -> exit code. The only place that maps errors to exit codes.
+// main(argv) -> exit code. The only place that maps errors to exit codes, and the one that
+// closes the API client once the verb is done.
 import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import type { ClientOptions } from './api/client.ts';
@@ -88,8 +89,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       );
       report.json = deps.format === 'json' || deps.format === 'ndjson';
       report.debug = io.debugEnabled;
-      const mod = await load();
-      await mod.run(verbOpts, deps);
+      try {
+        const mod = await load();
+        await mod.run(verbOpts, deps);
+      } finally {
+        // Verbs share one API client; its connections close here, whatever the verb did
+        // (returned, threw, or stopped on Ctrl-C), so no socket keeps the process alive.
+        await deps.close();
+      }
     },
   };
 

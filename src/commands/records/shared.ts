@@ -42,16 +42,6 @@ export function recordId(value: string, what = 'record id'): string {
   return id.toLowerCase();
 }
 
-/** Run `fn` with the API client, closing its connections afterwards. */
-export async function withClient<T>(deps: Deps, fn: (client: ApiClient) => Promise<T>): Promise<T> {
-  const client = await deps.client();
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
-
 /** The property definitions of a record type (from the 5-minute cache when fresh). */
 export function definitions(
   deps: Deps,
@@ -271,9 +261,7 @@ export async function recordVerb(
 ): Promise<void> {
   const type = recordType(opts.type);
   const id = recordId(opts.id);
-  const answer = await withClient(deps, (client) =>
-    call(client, type, id, { signal: deps.signal }),
-  );
+  const answer = await call(await deps.client(), type, id, { signal: deps.signal });
   deps.io.success(done(type, id, answer));
   await printRecord(deps, answer);
 }
