@@ -10,10 +10,10 @@ import type { RecordType } from '../../api/object-types.ts';
 import { getRecord, updateRecord } from '../../api/records.ts';
 import { ApiError, ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { shellWord } from '../../util/shell.ts';
 import { loadYaml } from '../../util/yaml.ts';
 import { expected } from '../../values/coerce.ts';
 import { sameValue, valueText, writeFormOf } from '../../values/write-form.ts';
-import { shellWord } from './lookup.ts';
 import {
   checkValues,
   definitions,

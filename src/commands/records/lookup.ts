@@ -6,6 +6,7 @@ import type { RecordType } from '../../api/object-types.ts';
 import { ApiError, ConflictError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { findDefinition } from '../../schema/definitions.ts';
+import { shellWord } from '../../util/shell.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { definitions, type PropertyDefinition } from './shared.ts';
 
@@ -60,9 +61,4 @@ export function lookupError(
     );
   }
   return err;
-}
-
-/** A word as a POSIX shell reads it back: quoted unless plain. */
-export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
