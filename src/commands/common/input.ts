@@ -1,8 +1,10 @@
-// Reading --file F|- (stdin) as text.
+// Reading what a flag names: a file or stdin (`--file F|-`), and JSON or YAML given inline,
+// as @FILE or as - for stdin (`--data`, `--body`). Messages name the flag and the source.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readAll } from '../../io/stdin.ts';
+import { loadYaml } from '../../util/yaml.ts';
 
 export interface Input {
   text: string;
@@ -12,6 +14,7 @@ export interface Input {
   path: string | undefined;
 }
 
+/** Read FILE, or stdin for `-` (refused when stdin is a terminal). */
 export async function readInput(spec: string, deps: Deps, flag: string): Promise<Input> {
   if (spec === '-') {
     if (deps.io.isStdinTTY) {
@@ -32,4 +35,50 @@ export async function readInput(spec: string, deps: Deps, flag: string): Promise
     );
   });
   return { text, source: `${flag} ${spec}`, path: spec };
+}
+
+/** The text of an argument given inline, as `@FILE`, or as `-` for stdin. */
+export async function readArg(spec: string, deps: Deps, flag: string): Promise<Input> {
+  if (spec === '-' || spec.startsWith('@'))
+    return readInput(spec === '-' ? spec : spec.slice(1), deps, flag);
+  return { text: spec, source: flag, path: undefined };
+}
+
+/** Read `JSON`, `@FILE` or `-` (stdin) as JSON. `flag` names the source in messages. */
+export async function readJsonArg(spec: string, deps: Deps, flag: string): Promise<unknown> {
+  const input = await readArg(spec, deps, flag);
+  try {
+    return JSON.parse(input.text);
+  } catch (e) {
+    throw new UsageError(
+      `${input.source} is not valid JSON: ${(e as Error).message}.`,
+      `Give JSON inline, @FILE to read a file, or - for stdin, e.g. ${flag} '{"name":"Ada"}'.`,
+    );
+  }
+}
+
+/**
+ * JSON or YAML text as a value. JSON is read as JSON; other text as YAML (the yaml package
+ * loads only then), so a file may be written either way.
+ */
+export async function parseJsonOrYaml(input: Input): Promise<unknown> {
+  try {
+    return JSON.parse(input.text);
+  } catch {
+    // not JSON: YAML, then
+  }
+  const YAML = await loadYaml();
+  try {
+    return YAML.parse(input.text);
+  } catch (e) {
+    throw new UsageError(
+      `${input.source} is neither JSON nor valid YAML: ${(e as Error).message.split('\n')[0]}`,
+      'Check the text at the line and column given.',
+    );
+  }
+}
+
+/** Read `JSON or YAML`, `@FILE` or `-` (stdin) as a value. */
+export async function readJsonOrYamlArg(spec: string, deps: Deps, flag: string): Promise<unknown> {
+  return parseJsonOrYaml(await readArg(spec, deps, flag));
 }

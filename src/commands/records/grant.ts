@@ -12,7 +12,8 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
-import { readJsonArg, recordId, recordType } from './shared.ts';
+import { readJsonArg } from '../common/input.ts';
+import { recordId, recordType } from './shared.ts';
 
 export interface GrantGetOptions {
   action: 'get';

@@ -15,7 +15,7 @@ import {
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
 import { toWriteForm } from '../../values/write-form.ts';
-import { readInput } from './input.ts';
+import { readJsonArg } from '../common/input.ts';
 
 export type { PropertyDefinition };
 
@@ -49,24 +49,6 @@ export function definitions(
   listId?: string | undefined,
 ): Promise<PropertyDefinition[]> {
   return definitionsFor(deps, type, { listId });
-}
-
-/**
- * Read `JSON`, `@FILE` or `-` (stdin) as JSON. `flag` names the source in messages.
- */
-export async function readJsonArg(spec: string, deps: Deps, flag: string): Promise<unknown> {
-  const fromFile = spec === '-' || spec.startsWith('@');
-  const input = fromFile
-    ? await readInput(spec === '-' ? spec : spec.slice(1), deps, flag)
-    : { text: spec, source: flag };
-  try {
-    return JSON.parse(input.text);
-  } catch (e) {
-    throw new UsageError(
-      `${input.source} is not valid JSON: ${(e as Error).message}.`,
-      `Give JSON inline, @FILE to read a file, or - for stdin, e.g. ${flag} '{"name":"Ada"}'.`,
-    );
-  }
 }
 
 /** `--data`: the raw `default` map, sent as given. */
