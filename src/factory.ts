@@ -41,6 +41,8 @@ export interface Deps {
   flags: GlobalFlags;
   /** Path of bin/ws.js, for commands that start ws again (sandbox --detach). */
   binPath: string;
+  /** The working directory: where files a command names or writes are resolved from. */
+  cwd: string;
   config(): Promise<ProfileStore>;
   credentials(): Promise<Credentials>;
   /**
@@ -61,6 +63,7 @@ export interface DepsInit {
   env: Env;
   signal: AbortSignal;
   binPath: string;
+  cwd: string;
   clock?: Clock;
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
@@ -110,6 +113,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
     env,
     signal: init.signal,
     binPath: init.binPath,
+    cwd: init.cwd,
     clock: init.clock ?? { now: () => new Date() },
     prompter: init.prompter ?? terminalPrompter(io),
     format,

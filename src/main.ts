@@ -19,6 +19,8 @@ export interface MainOptions {
   prompter?: Prompter;
   clock?: Clock;
   binPath?: string;
+  /** The working directory (default: the process's). */
+  cwd?: string;
   clientOverrides?: Partial<ClientOptions>;
   /** Replace how verbs run (parse tests). */
   context?: CommandContext;
@@ -80,6 +82,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           env,
           signal: signal!,
           binPath: opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
+          cwd: opts.cwd ?? process.cwd(),
           ...(opts.prompter ? { prompter: opts.prompter } : {}),
           ...(opts.clock ? { clock: opts.clock } : {}),
           ...(opts.clientOverrides ? { clientOverrides: opts.clientOverrides } : {}),
