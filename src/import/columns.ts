@@ -108,12 +108,19 @@ export async function planColumns(
   return columns;
 }
 
+/** The flags that become the API's import options. */
+export interface ApiOptionFlags {
+  dedupeBy: string | undefined;
+  caseInsensitive: boolean;
+  listId: string | undefined;
+}
+
 /**
  * The API's import options: --dedupe-by (a property some column fills, or no row could
  * match a record) with --case-insensitive, and --list-id; undefined when none is given.
  */
 export function apiOptionsFor(
-  flags: { dedupeBy: string | undefined; caseInsensitive: boolean; listId: string | undefined },
+  flags: ApiOptionFlags,
   defs: readonly Definition[],
   columns: readonly ColumnPlan[],
   type: string,

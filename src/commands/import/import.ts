@@ -5,46 +5,31 @@
 import { objectType, type RecordType } from '../../api/object-types.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { apiOptionsFor, planColumns } from '../../import/columns.ts';
+import {
+  type ApiOptionFlags,
+  apiOptionsFor,
+  type ColumnFlags,
+  planColumns,
+} from '../../import/columns.ts';
 import { delimiterName } from '../../import/delimiter.ts';
 import { emptyReport } from '../../import/engine.ts';
 import { openInput } from '../../import/input.ts';
 import { RunningHash } from '../../import/keys.ts';
 import { readCsv, readHeader } from '../../import/reader.ts';
-import { type SendOutcome, sendRows } from '../../import/run.ts';
+import { type SendFlags, type SendOutcome, sendRows } from '../../import/run.ts';
 import { withRetries } from '../../import/send.ts';
 import { endError, type ImportEnd, importSummary, summaryView } from '../../import/summary.ts';
-import type { DateOrder } from '../../import/typing.ts';
 import { printSummary } from '../../output/summary.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { monotonicMs } from '../../util/time.ts';
 
-export interface ImportOpts {
-  type: string;
-  file: string;
+/**
+ * The options of `ws import`: how the input is read, the flags of its columns and of the
+ * API's options (src/import/columns.ts), and how the rows are sent (src/import/run.ts).
+ */
+export interface ImportOpts extends ColumnFlags, ApiOptionFlags, SendFlags {
   delimiter: string | undefined;
   encoding: string | undefined;
-  map: [string, string | null][];
-  mapFile: string | undefined;
-  saveMap: string | undefined;
-  skip: string[];
-  ignoreUnknown: boolean;
-  emptyAsNull: boolean;
-  arraySep: string;
-  dateOrder: DateOrder | undefined;
-  dedupeBy: string | undefined;
-  caseInsensitive: boolean;
-  listId: string | undefined;
-  chunkSize: number;
-  concurrency: number;
-  strict: boolean;
-  dryRun: boolean;
-  wait: boolean;
-  resume: boolean;
-  failedFile: string | undefined;
-  results: string | undefined;
-  /** The command as typed, for the resume hint. */
-  command: string;
 }
 
 export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
