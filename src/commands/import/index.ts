@@ -207,11 +207,12 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .option('--wait', 'wait until the job is complete or failed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds (exit 7)')
     .action((job: string, o: OptionValues, cmd: Command) => {
-      const wait = flags(o).boolean('--wait');
+      const f = flags(o);
+      const wait = f.boolean('--wait');
       // ws's global --timeout (seconds per request) takes the flag wherever it is written;
       // with --wait it is also how long to wait.
       const t = wait
-        ? (flags(o).string('--timeout') ?? flags(cmd.optsWithGlobals()).string('--timeout'))
+        ? (f.string('--timeout') ?? flags(cmd.optsWithGlobals()).string('--timeout'))
         : undefined;
       let timeout: number | undefined;
       if (t !== undefined) {

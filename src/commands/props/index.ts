@@ -74,14 +74,15 @@ Examples:
     .option('--term <text>', 'only definitions whose name or slug contains this')
     .option('--list-id <id>', 'what this list shows: shared, workspace and its own definitions')
     .option('--options', 'show option values instead of their number')
-    .action((type: string | undefined, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+    .action((type: string | undefined, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
         objectType: type,
-        term: flags(o).string('--term'),
-        listId: flags(o).string('--list-id'),
-        options: flags(o).boolean('--options'),
-      }),
-    );
+        term: f.string('--term'),
+        listId: f.string('--list-id'),
+        options: f.boolean('--options'),
+      });
+    });
 
   props
     .command('get <type> <property>')
@@ -180,15 +181,16 @@ Examples:
       .description('Add an option to a select property')
       .option('--slug <slug>', 'slug (default: derived from the value)'),
     false,
-  ).action((type: string, property: string, value: string, o: OptionValues, cmd: Command) =>
-    ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
+  ).action((type: string, property: string, value: string, o: OptionValues, cmd: Command) => {
+    const f = flags(o);
+    return ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
       objectType: type,
       property,
       value,
-      slug: flags(o).string('--slug'),
-      ...optionFields(flags(o)),
-    }),
-  );
+      slug: f.string('--slug'),
+      ...optionFields(f),
+    });
+  });
 
   optionFieldFlags(
     options
@@ -197,16 +199,17 @@ Examples:
       .option('--value <value>', 'new display value')
       .option('--slug <slug>', 'new slug'),
     true,
-  ).action((type: string, property: string, option: string, o: OptionValues, cmd: Command) =>
-    ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
+  ).action((type: string, property: string, option: string, o: OptionValues, cmd: Command) => {
+    const f = flags(o);
+    return ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
       objectType: type,
       property,
       option,
-      value: flags(o).string('--value'),
-      slug: flags(o).string('--slug'),
-      ...optionFields(flags(o)),
-    }),
-  );
+      value: f.string('--value'),
+      slug: f.string('--slug'),
+      ...optionFields(f),
+    });
+  });
 
   options
     .command('remove <type> <property> <option>')
@@ -240,12 +243,13 @@ Examples:
     )
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--prune', 'also plan deletes of what the file does not have')
-    .action((o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
-        file: flags(o).string('--file')!,
-        prune: flags(o).boolean('--prune'),
-      }),
-    );
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
+        file: f.string('--file')!,
+        prune: f.boolean('--prune'),
+      });
+    });
 
   props
     .command('apply')
@@ -253,11 +257,12 @@ Examples:
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'delete what the file does not have (asks first; --yes to skip)')
-    .action((o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
-        file: flags(o).string('--file')!,
-        dryRun: flags(o).boolean('--dry-run'),
-        prune: flags(o).boolean('--prune'),
-      }),
-    );
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
+        file: f.string('--file')!,
+        dryRun: f.boolean('--dry-run'),
+        prune: f.boolean('--prune'),
+      });
+    });
 }

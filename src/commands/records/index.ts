@@ -182,14 +182,15 @@ Examples:
       'after',
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records update deal ID --set stage=won --set amount=12000 --if-match "$ETAG"`,
     )
-    .action((type: string, id: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+    .action((type: string, id: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         id,
-        ...setOptions(flags(o)),
-        ifMatch: flags(o).string('--if-match'),
-      }),
-    );
+        ...setOptions(f),
+        ifMatch: f.string('--if-match'),
+      });
+    });
 
   records
     .command('delete <type> <id>')
@@ -294,14 +295,15 @@ Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws r
       'after',
       `\n${TYPES}\n\nExample:\n  $ ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts --file - --yes`,
     )
-    .action((type: string, ids: string[], o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
+    .action((type: string, ids: string[], o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
         type,
         ids,
-        file: flags(o).string('--file'),
-        ...batchOptions(flags(o)),
-      }),
-    );
+        file: f.string('--file'),
+        ...batchOptions(f),
+      });
+    });
 
   readFlags(
     records
@@ -319,14 +321,15 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 Example:
   $ ws records export deals --where stage=won --output won.csv`,
     )
-    .action((type: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         type,
-        ...readOptions(flags(o)),
-        output: flags(o).string('--output'),
-        raw: flags(o).boolean('--raw'),
-      }),
-    );
+        ...readOptions(f),
+        output: f.string('--output'),
+        raw: f.boolean('--raw'),
+      });
+    });
 
   records
     .command('edit <type> <id>')

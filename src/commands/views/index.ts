@@ -97,13 +97,14 @@ Examples:
   $ ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount
   $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
     )
-    .action((type: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
         type,
-        name: flags(o).string('--name'),
-        ...specOptions(flags(o)),
-      }),
-    );
+        name: f.string('--name'),
+        ...specOptions(f),
+      });
+    });
 
   views
     .command('list <type>')
