@@ -1,7 +1,7 @@
 // ws api: argv in, the options object of the request out (nothing is sent).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { options, parse } from '../helpers/parse.ts';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 describe('ws api: parsing', () => {
   it('every flag, -f and -H repeated in order', async () => {
@@ -49,8 +49,6 @@ describe('ws api: parsing', () => {
   });
 
   it('a missing path: exit 2', async () => {
-    const r = await parse(['api', 'GET']);
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /Missing required argument 'path'/);
+    await assertUsageErrors([[['api', 'GET'], /Missing required argument 'path'/]]);
   });
 });

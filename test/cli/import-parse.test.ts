@@ -1,7 +1,7 @@
 // ws import: argv in, the options object a verb gets out (the verb itself does not run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { options, parse } from '../helpers/parse.ts';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 const LIST = '00000000-0000-4000-8000-000000000001';
 
@@ -196,11 +196,6 @@ describe('ws import: parsing', () => {
       ],
       [['import', 'jobs', '--limit', '0'], /--limit takes a whole number at least 1/],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.equal(r.opts, undefined);
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });

@@ -1,7 +1,7 @@
 // ws profile: argv in, the options object a verb gets out (the verb itself does not run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { options, parse } from '../helpers/parse.ts';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 describe('ws profile: parsing', () => {
   it('add: every flag, and none', async () => {
@@ -53,10 +53,6 @@ describe('ws profile: parsing', () => {
       ],
       [['profile', 'use'], /Missing required argument 'name'/],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });

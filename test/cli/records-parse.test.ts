@@ -1,7 +1,7 @@
 // ws records: argv in, the options object a verb gets out (the verb itself does not run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { options, parse } from '../helpers/parse.ts';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 const ID = '7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a';
 const LIST = '00000000-0000-4000-8000-000000000001';
@@ -276,11 +276,6 @@ describe('ws records: parsing', () => {
       ],
       [['records', 'list', 'deals', '--since', '1h'], /[Uu]nknown option '--since'/],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.equal(r.opts, undefined);
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });

@@ -1,7 +1,7 @@
 // ws sandbox: argv in, the options object a verb gets out (no sandbox starts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { options, parse } from '../helpers/parse.ts';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 const TEAM = '00000000-0000-4000-8000-00000000000a';
 
@@ -87,10 +87,6 @@ describe('ws sandbox: parsing', () => {
       ],
       [['sandbox', 'start', '--latency', '-5'], /--latency takes a whole number from 0 to 600000/],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });

@@ -1,7 +1,7 @@
 // ws views: argv in, the options object a verb gets out (the verb itself does not run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parse } from '../helpers/parse.ts';
+import { assertUsageErrors, parse } from '../helpers/parse.ts';
 
 /** The flags create and update share, none given. */
 const NO_SPEC = {
@@ -128,11 +128,6 @@ describe('ws views: parsing', () => {
         /--all and --limit cannot be used together/,
       ],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.equal(r.opts, undefined);
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });
