@@ -1,7 +1,7 @@
 // What a noun's index.ts needs to register its verbs: commander for parsing, and a
 // context that builds the dependencies and loads the verb's code only when it runs.
+// Reading the flags into typed options is src/commands/common/flags.ts.
 import type { Command } from 'commander';
-import { UsageError } from './errors.ts';
 import type { Deps } from './factory.ts';
 
 export interface VerbModule<O> {
@@ -23,24 +23,3 @@ export interface CommandContext {
 }
 
 export { Command, Option } from 'commander';
-
-/** Parse an integer flag, or throw a usage error naming the flag. */
-export function intFlag(
-  flag: string,
-  value: string | undefined,
-  min = 0,
-  max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    throw new UsageError(`${flag} takes a whole number ${range}, not "${value}".`);
-  }
-  return n;
-}
-
-/** Collect a repeatable option into an array. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}

@@ -41,14 +41,24 @@ export interface Deps {
   flags: GlobalFlags;
   /** Path of bin/ws.js, for commands that start ws again (sandbox --detach). */
   binPath: string;
+  /** The working directory: where files a command names or writes are resolved from. */
+  cwd: string;
   config(): Promise<ProfileStore>;
   credentials(): Promise<Credentials>;
   /**
-   * The API client, made on first use. `pooled`: the command keeps many requests in flight
-   * for long (imports, batch work), so the client sends through undici's connection pool;
-   * other commands send through node:http, which costs less to load.
+   * The API client, built on first use and the same for the whole command. Verbs do not
+   * close it: main.ts closes it once the verb has returned or thrown. `pooled`: the command
+   * keeps many requests in flight for long (imports, batch work), so the client sends
+   * through undici's connection pool from then on; otherwise through node:http, which costs
+   * a one-shot command less to load.
    */
   client(options?: { pooled?: boolean }): Promise<ApiClient>;
+}
+
+/** The dependencies of one command, and the end of their lifetime (see main.ts). */
+export interface OwnedDeps extends Deps {
+  /** Close what was built (the API client's connections). Safe to call when nothing was. */
+  close(): Promise<void>;
 }
 
 export interface DepsInit {
@@ -56,6 +66,7 @@ export interface DepsInit {
   env: Env;
   signal: AbortSignal;
   binPath: string;
+  cwd: string;
   clock?: Clock;
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
@@ -83,7 +94,7 @@ function positiveNumber(
 /** One process has one rate limiter, shared by every request. */
 const limiters = new Map<string, RateLimiter>();
 
-export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
+export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   const { io, env } = init;
   io.configure({
     color: flags.color !== false,
@@ -100,11 +111,12 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
   let store: Promise<ProfileStore> | undefined;
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
-  const deps: Deps = {
+  const deps: OwnedDeps = {
     io,
     env,
     signal: init.signal,
     binPath: init.binPath,
+    cwd: init.cwd,
     clock: init.clock ?? { now: () => new Date() },
     prompter: init.prompter ?? terminalPrompter(io),
     format,
@@ -148,6 +160,14 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): Deps {
       const made = await client;
       if (options?.pooled) made.usePool();
       return made;
+    },
+    async close() {
+      const built = client;
+      client = undefined;
+      const c = await built?.catch(() => undefined);
+      await c?.close().catch((err: unknown) => {
+        io.debug(`closing the API client: ${(err as Error).message}`);
+      });
     },
   };
   return deps;

@@ -1,4 +1,5 @@
-// main(argv) -> exit code. The only place that maps errors to exit codes.
+// main(argv) -> exit code. The only place that maps errors to exit codes, and the one that
+// closes the API client once the verb is done.
 import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import type { ClientOptions } from './api/client.ts';
@@ -18,6 +19,8 @@ export interface MainOptions {
   prompter?: Prompter;
   clock?: Clock;
   binPath?: string;
+  /** The working directory (default: the process's). */
+  cwd?: string;
   clientOverrides?: Partial<ClientOptions>;
   /** Replace how verbs run (parse tests). */
   context?: CommandContext;
@@ -79,6 +82,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           env,
           signal: signal!,
           binPath: opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
+          cwd: opts.cwd ?? process.cwd(),
           ...(opts.prompter ? { prompter: opts.prompter } : {}),
           ...(opts.clock ? { clock: opts.clock } : {}),
           ...(opts.clientOverrides ? { clientOverrides: opts.clientOverrides } : {}),
@@ -88,8 +92,14 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       );
       report.json = deps.format === 'json' || deps.format === 'ndjson';
       report.debug = io.debugEnabled;
-      const mod = await load();
-      await mod.run(verbOpts, deps);
+      try {
+        const mod = await load();
+        await mod.run(verbOpts, deps);
+      } finally {
+        // Verbs share one API client; its connections close here, whatever the verb did
+        // (returned, threw, or stopped on Ctrl-C), so no socket keeps the process alive.
+        await deps.close();
+      }
     },
   };
 

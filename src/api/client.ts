@@ -363,7 +363,7 @@ export class ApiClient {
 
   /** Close the connections; the client may not be used after. */
   async close(): Promise<void> {
-    const made = [this.transports.http, this.transports.pooled];
+    const made = [this.transports.http, this.transports.pooled, this.injected];
     delete this.transports.http;
     delete this.transports.pooled;
     await Promise.all(made.map(async (t) => (await t)?.close()));

@@ -83,6 +83,18 @@ export interface EngineReport {
   pending: number;
 }
 
+/** The report of an import whose file has a header and no rows. */
+export function emptyReport(): EngineReport {
+  return {
+    counts: zeroCounts(),
+    jobs: [],
+    processed: 0,
+    firstErrors: [],
+    interrupted: false,
+    pending: 0,
+  };
+}
+
 interface Chunk {
   index: number;
   firstLine: number;

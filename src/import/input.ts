@@ -38,15 +38,23 @@ export function checkEncoding(label: string): string {
   }
 }
 
-/** Open FILE, or stdin for "-". A missing file or a directory is a usage error. */
-export function openInput(arg: string, stdin: Readable, encoding: string | undefined): InputSource {
+/**
+ * Open FILE (relative to `cwd`), or stdin for "-". A missing file or a directory is a
+ * usage error.
+ */
+export function openInput(
+  arg: string,
+  stdin: Readable,
+  encoding: string | undefined,
+  cwd: string,
+): InputSource {
   let stream: () => AsyncIterable<Buffer>;
   let path: string | undefined;
   let size: number | undefined;
   if (arg === '-') {
     stream = () => stdin as AsyncIterable<Buffer>;
   } else {
-    path = resolve(arg);
+    path = resolve(cwd, arg);
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(path);

@@ -9,6 +9,7 @@
 // API keeps them; past that, --dedupe-by is what prevents duplicates); a changed definition
 // (an option renamed, a type changed) gives new keys, since the bodies may differ.
 import { createHash, type Hash } from 'node:crypto';
+import type { ColumnPlan } from './mapping.ts';
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -57,4 +58,22 @@ export class RunningHash {
 
 export function chunkKey(keyFingerprint: string, index: number, prefixHash: string): string {
   return `ws-import-${sha256(`${keyFingerprint}\n${index}\n${prefixHash}`)}`;
+}
+
+/**
+ * The fingerprint the chunks' keys derive from: the options fingerprint, and what of each
+ * column's definition decides how its cells type (not its name, description or timestamps).
+ */
+export function keyFingerprint(optionsFingerprint: string, columns: readonly ColumnPlan[]): string {
+  return fingerprint({ options: optionsFingerprint, typing: columns.map((c) => typingOf(c.def)) });
+}
+
+function typingOf(def: ColumnPlan['def']): unknown {
+  if (!def) return null;
+  return {
+    slug: def.slug,
+    type: def.type,
+    required: def.required === true,
+    options: (def.options ?? []).map((o) => [o.id, o.slug, o.value ?? null]),
+  };
 }

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import type { Prompter } from '../prompt/prompter.ts';
-import { closest as closestNames } from '../query/suggest.ts';
+import { closest as closestNames } from '../util/suggest.ts';
 import type { Definition } from './typing.ts';
 
 export interface ColumnPlan {

@@ -3,9 +3,17 @@
 // chunk in the order of the input, and their sizes are kept in the checkpoint, so a resume
 // continues them exactly where the finished chunks end.
 import { once } from 'node:events';
-import { createWriteStream, existsSync, rmSync, truncateSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  type WriteStream,
+} from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FAILED_COLUMNS } from './mapping.ts';
+import type { Checkpoint } from './state.ts';
 
 /** `contacts.csv` → `contacts.failed.csv` (next to it); stdin → `stdin-<time>.failed.csv` here. */
 export function failedFilePath(input: string | undefined, now: Date, cwd: string): string {
@@ -135,4 +143,67 @@ export class FailedRowsWriter {
     }
     await this.file.write(out);
   }
+}
+
+/** The files one run writes: the failed rows, and with --results every row's outcome. */
+export interface RunFiles {
+  failedPath: string;
+  failedFile: ChunkFile;
+  failed: FailedRowsWriter;
+  resultsPath: string | undefined;
+  results: ChunkFile | undefined;
+  /** Finish writing both. */
+  close(): Promise<void>;
+  /**
+   * After a run that failed no row: remove a failed-rows file an earlier run left at the
+   * same path (not on a resume, whose earlier rows are still in it).
+   */
+  removeStaleFailedFile(): void;
+}
+
+/**
+ * Open the files of a run: where --failed-file and --results say (relative to `cwd`), else
+ * the failed rows next to the input (stdin: in `cwd`); a resume continues the files of the
+ * run it resumes, at the sizes its checkpoint kept.
+ */
+export function openRunFiles(o: {
+  input: string | undefined;
+  failedFile: string | undefined;
+  results: string | undefined;
+  resume: Checkpoint | undefined;
+  headers: readonly string[];
+  delimiter: string;
+  now: Date;
+  cwd: string;
+}): RunFiles {
+  const { resume } = o;
+  const failedPath = resolve(
+    o.cwd,
+    resume?.failed_file ?? o.failedFile ?? failedFilePath(o.input, o.now, o.cwd),
+  );
+  const resultsPath =
+    resume?.results_file ?? (o.results === undefined ? undefined : resolve(o.cwd, o.results));
+  const failedFile = new ChunkFile(failedPath, resume?.failed_bytes);
+  const results =
+    resultsPath === undefined ? undefined : new ChunkFile(resultsPath, resume?.results_bytes);
+  return {
+    failedPath,
+    failedFile,
+    failed: new FailedRowsWriter(failedFile, o.headers, o.delimiter),
+    resultsPath,
+    results,
+    async close() {
+      await failedFile.close();
+      await results?.close();
+    },
+    removeStaleFailedFile() {
+      if (resume || failedFile.bytes > 0) return;
+      try {
+        if (existsSync(failedPath) && readFileSync(failedPath, 'utf8').startsWith('ws_line'))
+          failedFile.removeIfUnused();
+      } catch {
+        // leave it
+      }
+    },
+  };
 }

@@ -1,6 +1,8 @@
 // The progress line of an import, on stderr: rows read, sent, processed and failed, the
 // rate, and the time left (estimated from the bytes read of the file's size when the
-// number of rows is not known in advance, which it never is for a stream).
+// number of rows is not known in advance, which it never is for a stream); redrawn by a
+// ticker while the import runs.
+import type { Progress } from '../io/streams.ts';
 import { formatDuration } from '../util/time.ts';
 
 export interface ProgressSnapshot {
@@ -42,4 +44,36 @@ export function progressLine(s: ProgressSnapshot): string {
   const left = timeLeft(s);
   if (left !== undefined && s.elapsedMs > 1000) parts.push(`${formatDuration(left)} left`);
   return `${s.dryRun ? 'Checking' : 'Importing'} ${s.label}: ${parts.join(' · ')}`;
+}
+
+/** How often the progress line is redrawn. */
+const TICK_MS = 500;
+
+export interface Ticker {
+  /** Stop redrawing and take the line away (again: nothing happens). */
+  stop(): void;
+}
+
+/**
+ * Redraw `progress` with the figures `snapshot` gives (none yet: skipped) every half second
+ * until stopped. The timer does not keep the process alive.
+ */
+export function startTicker(
+  progress: Progress,
+  snapshot: () => ProgressSnapshot | undefined,
+): Ticker {
+  let running = true;
+  const timer = setInterval(() => {
+    const s = running ? snapshot() : undefined;
+    if (s) progress.update(progressLine(s));
+  }, TICK_MS);
+  timer.unref();
+  return {
+    stop() {
+      if (!running) return;
+      running = false;
+      clearInterval(timer);
+      progress.stop();
+    },
+  };
 }

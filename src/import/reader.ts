@@ -10,8 +10,9 @@
 //   reaches the end of the input with the quote still open), the line where the quote opened
 //   is reported as broken and the lines it swallowed are read again as rows of their own.
 import type { Parser } from 'csv-parse';
-import { WsError } from '../errors.ts';
+import { UsageError, WsError } from '../errors.ts';
 import { detectDelimiter } from './delimiter.ts';
+import type { RunningHash } from './keys.ts';
 
 export type CsvEvent =
   | { kind: 'header'; line: number; fields: string[]; raw: string }
@@ -391,4 +392,38 @@ export async function rowSplitter(
 
 function isBlank(fields: readonly string[]): boolean {
   return fields.every((f) => f.trim() === '');
+}
+
+export type HeaderEvent = Extract<CsvEvent, { kind: 'header' }>;
+
+/**
+ * Read up to the header (blank lines before it are skipped; no header is an empty file),
+ * and on to the first batch of events after it (empty when the file has no rows). `hash`
+ * is fed the text read up to the header; `label` names the input in messages.
+ */
+export async function readHeader(
+  batches: AsyncIterator<CsvEvent[]>,
+  hash: RunningHash,
+  label: string,
+): Promise<{ header: HeaderEvent; first: CsvEvent[] }> {
+  let header: HeaderEvent | undefined;
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) {
+      if (header) return { header, first: [] };
+      throw new UsageError(
+        `${label} is empty: there is nothing to import.`,
+        'The first line of the file names the columns; the rows follow it.',
+      );
+    }
+    let events = next.value;
+    if (!header) {
+      const at = events.findIndex((e) => e.kind === 'header');
+      for (const e of events.slice(0, at < 0 ? events.length : at + 1)) hash.update(e.raw);
+      if (at < 0) continue;
+      header = events[at] as HeaderEvent;
+      events = events.slice(at + 1);
+    }
+    if (events.length > 0) return { header, first: events };
+  }
 }

@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/store.ts';
-import type { Env } from '../io/streams.ts';
+import { UsageError } from '../errors.ts';
+import type { Env, IOStreams } from '../io/streams.ts';
 import { sha256 } from './keys.ts';
 
 export interface Counts {
@@ -107,6 +108,83 @@ export function removeCheckpoint(path: string): void {
   rmSync(path, { force: true });
 }
 
+/** Where an import is, and what it is, for its checkpoint. */
+export interface CheckpointStart {
+  /** The input: its absolute path, or `stdin:` and the working directory. */
+  source: string;
+  /** The input as the user wrote it, for messages. */
+  file: string;
+  objectType: string;
+  baseUrl: string;
+  teamId: string;
+  /** The options fingerprint: a resume must have the same. */
+  fingerprint: string;
+  chunkSize: number;
+  /** Line of the first row after the header. */
+  firstLine: number;
+  now: Date;
+}
+
+/**
+ * The checkpoint of an import about to start (its path and first content); with `resume`,
+ * also the one an interrupted run left, checked against this run's fingerprint. Nothing is
+ * written here.
+ */
+export function openCheckpoint(
+  env: Env,
+  io: IOStreams,
+  at: CheckpointStart,
+  resume: boolean,
+): { checkpoint: { path: string; base: Checkpoint }; resume: Checkpoint | undefined } {
+  const path = checkpointPath(env, at.source, at.objectType, at.baseUrl, at.teamId);
+  const existing = readCheckpoint(path);
+  let resumed: Checkpoint | undefined;
+  if (resume) {
+    if (!existing) {
+      throw new UsageError(
+        `There is no interrupted import of ${at.file} into ${at.objectType} to resume.`,
+        'Run the command without --resume.',
+      );
+    }
+    if (existing.fingerprint !== at.fingerprint) {
+      throw new UsageError(
+        'The columns or options differ from those of the interrupted import, so it cannot be resumed.',
+        'Give the same options as the first run, or run without --resume to import from the start (rows already sent are replayed, not created twice).',
+      );
+    }
+    resumed = existing;
+    io.info(
+      `Resuming after line ${existing.next_line - 1}: ${existing.counts.read.toLocaleString('en-US')} rows were done.`,
+    );
+  } else if (existing) {
+    io.info(
+      'An interrupted import of this file was found; importing it from the start (chunks sent before are replayed, not created twice). Use --resume to continue where it stopped.',
+    );
+  }
+  const stamp = at.now.toISOString();
+  const base: Checkpoint = {
+    version: 1,
+    source: at.source,
+    object_type: at.objectType,
+    base_url: at.baseUrl,
+    team_id: at.teamId,
+    fingerprint: at.fingerprint,
+    chunk_size: at.chunkSize,
+    next_chunk: 0,
+    prefix_hash: '',
+    next_line: at.firstLine,
+    counts: zeroCounts(),
+    failed_file: undefined,
+    failed_bytes: 0,
+    results_file: undefined,
+    results_bytes: 0,
+    jobs: [],
+    started_at: resumed?.started_at ?? stamp,
+    updated_at: stamp,
+  };
+  return { checkpoint: { path, base }, resume: resumed };
+}
+
 export interface LedgerEntry {
   job_id: string;
   object_type: string;
@@ -175,4 +253,39 @@ export function appendLedger(
   } else {
     appendFileSync(path, lines, { mode: 0o600 });
   }
+}
+
+/**
+ * What records each job an import starts in the ledger, for `ws import jobs`: the entry of
+ * the first job also drops those older than 7 days.
+ */
+export function jobLedger(
+  env: Env,
+  now: () => Date,
+  run: Pick<LedgerEntry, 'object_type' | 'file' | 'base_url' | 'team_id'>,
+): (jobId: string, chunk: { index: number; lines: [number, number]; rows: number }) => void {
+  let pruned = false;
+  return (jobId, chunk) => {
+    const prune = !pruned;
+    pruned = true;
+    const at = now();
+    appendLedger(
+      env,
+      [
+        {
+          job_id: jobId,
+          object_type: run.object_type,
+          file: run.file,
+          chunk: chunk.index,
+          lines: chunk.lines,
+          rows: chunk.rows,
+          base_url: run.base_url,
+          team_id: run.team_id,
+          started_at: at.toISOString(),
+        },
+      ],
+      at,
+      prune,
+    );
+  };
 }

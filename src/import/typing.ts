@@ -6,7 +6,7 @@
 // - dates in the forms of `toDate` below, with --date-format for NN/NN/YYYY;
 // - lists split on --array-sep (default ";");
 // - each failure has a code for the failed-rows file.
-import type { PropertyDefinition } from '../api/definitions.ts';
+import type { PropertyDefinition } from '../api/props.ts';
 import { coerceValue, kindOf } from '../values/coerce.ts';
 
 export type Definition = PropertyDefinition;

@@ -1,8 +1,8 @@
 // A filter from the flags: --where (repeatable), --filter-json (the raw array) and --or.
 import { UsageError } from '../errors.ts';
 import { isPlainObject } from '../util/guards.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { checkPath, type SlugContext } from './slugs.ts';
-import { didYouMean } from './suggest.ts';
 import { type Combinator, type Filter, OPERATORS, operatorNamed, parseWhere } from './where.ts';
 
 export interface FilterFlags {

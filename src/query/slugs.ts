@@ -2,7 +2,7 @@
 // object type's definitions are at hand, a check that they exist ("did you mean …").
 import type { Schemas } from '../api/types.ts';
 import { UsageError } from '../errors.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../util/suggest.ts';
 
 export type PropertyDefinition = Schemas['PropertyDefinition'];
 

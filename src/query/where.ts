@@ -16,6 +16,7 @@
 import type { Schemas } from '../api/types.ts';
 import { UsageError } from '../errors.ts';
 import { ComparisonOperator } from '../generated/enums.ts';
+import { didYouMean } from '../util/suggest.ts';
 import {
   checkPath,
   isSelectType,
@@ -24,7 +25,6 @@ import {
   SLUG_PATH,
   type SlugContext,
 } from './slugs.ts';
-import { didYouMean } from './suggest.ts';
 
 export type Filter = Schemas['FilterEntry'];
 export type Comparison = Schemas['Comparison'];

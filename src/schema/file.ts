@@ -30,8 +30,8 @@ import {
   type PropertyType,
 } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
-import { closest } from '../query/suggest.ts';
 import { isUuid } from '../util/guards.ts';
+import { closest } from '../util/suggest.ts';
 import { loadYaml, type Yaml } from '../util/yaml.ts';
 
 export const SCHEMA_VERSION = 1;

@@ -1,11 +1,11 @@
 // What export, diff and apply share: reading a schema file, and the workspace's
 // definitions of every object type (one request, which also refreshes the cache).
 import { readFile } from 'node:fs/promises';
-import { storeDefinitions } from '../api/definitions.ts';
 import { listAllProperties, type PropertyDefinition } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { readAll } from '../io/stdin.ts';
+import { storeDefinitions } from './definitions-cache.ts';
 import { parseSchema, type Schema } from './file.ts';
 
 /** Read and check a schema file (`-` for stdin). */

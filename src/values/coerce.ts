@@ -1,8 +1,9 @@
 // Typing property values from text (`--set slug=value`, CSV cells) and checking typed
 // values (JSON, YAML) against a property definition. Pure: no I/O, no errors thrown; each
 // call answers a value or a precise problem that the caller places (a flag, a line).
-import { didYouMean } from '../query/suggest.ts';
+
 import { isUuid } from '../util/guards.ts';
+import { didYouMean } from '../util/suggest.ts';
 
 /** What this module needs of a property definition (the API's definition fits). */
 export interface ValueDefinition {

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { recordsOf } from '../../src/sandbox/index.ts';
 import { runWs, scriptedPrompter, tempConfigDir } from '../helpers/run.ts';
@@ -215,6 +215,26 @@ describe('ws import: reading', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).file, '-');
     assert.deepEqual(names(), ['Ada']);
+  });
+
+  it('reads a relative FILE from its working directory, and writes the failed rows of stdin there', async () => {
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    writeFileSync(join(cwd, 'people.csv'), 'Name,Email,Score\nAda,ada@example.com,1\n');
+    const relative = await ws(['import', 'contact', 'people.csv', '--json'], { cwd });
+    assert.equal(relative.code, 0, relative.stderr);
+    assert.equal(JSON.parse(relative.stdout).file, join(cwd, 'people.csv'));
+    const r = await ws(['import', 'contact', '-', '--json'], {
+      cwd,
+      stdin: 'Name,Email,Score\nBob,bob@example.com,two\n',
+    });
+    assert.equal(r.code, 5, r.stderr);
+    const failed: string = JSON.parse(r.stdout).failed_file;
+    assert.equal(dirname(failed), cwd);
+    assert.match(basename(failed), /^stdin-\d{8}-\d{6}\.failed\.csv$/);
+    assert.match(
+      readFileSync(failed, 'utf8'),
+      /^ws_line,ws_error_code,ws_error_message,Name,Email,Score\r\n2,/,
+    );
   });
 
   it('refuses - when nothing is piped in', async () => {

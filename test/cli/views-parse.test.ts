@@ -1,27 +1,7 @@
 // ws views: argv in, the options object a verb gets out (the verb itself does not run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CommandContext } from '../../src/command.ts';
-import { main } from '../../src/main.ts';
-import { testIO } from '../helpers/io.ts';
-
-/** Parse argv; returns the options the verb would get, or the exit code and stderr. */
-async function parse(argv: string[]): Promise<{ opts?: unknown; code: number; stderr: string }> {
-  let opts: unknown;
-  const context: CommandContext = {
-    async invoke(_cmd, _load, o) {
-      opts = o;
-    },
-  };
-  const t = testIO();
-  const code = await main(argv, {
-    io: t.io,
-    env: {},
-    signal: new AbortController().signal,
-    context,
-  });
-  return { opts, code, stderr: t.stderr() };
-}
+import { assertUsageErrors, parse } from '../helpers/parse.ts';
 
 /** The flags create and update share, none given. */
 const NO_SPEC = {
@@ -148,11 +128,6 @@ describe('ws views: parsing', () => {
         /--all and --limit cannot be used together/,
       ],
     ];
-    for (const [argv, message] of cases) {
-      const r = await parse(argv);
-      assert.equal(r.code, 2, argv.join(' '));
-      assert.equal(r.opts, undefined);
-      assert.match(r.stderr, message);
-    }
+    await assertUsageErrors(cases);
   });
 });

@@ -25,6 +25,8 @@ export interface RunOptions {
   fastRetries?: boolean;
   delays?: number[];
   signal?: AbortSignal;
+  /** The working directory ws is given (default: the process's). */
+  cwd?: string;
 }
 
 export async function runWs(argv: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -43,6 +45,7 @@ export async function runWs(argv: string[], opts: RunOptions = {}): Promise<RunR
     env,
     signal: opts.signal ?? controller.signal,
     binPath: new URL('../../bin/ws.js', import.meta.url).pathname,
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
     ...(opts.prompter ? { prompter: opts.prompter } : {}),
     clientOverrides: {
       ...(opts.fastRetries ? { backoffBaseMs: 1, backoffCapMs: 5 } : {}),

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { buildFilter, parseFilterJson } from '../../src/query/filter.ts';
 import { parseSelect } from '../../src/query/select.ts';
 import { formatSort, parseSort } from '../../src/query/sort.ts';
-import { closest, didYouMean, editDistance } from '../../src/query/suggest.ts';
+import { closest, didYouMean, editDistance } from '../../src/util/suggest.ts';
 import { DEFS, usage } from './where-fixtures.ts';
 
 const withDefs = { definitions: DEFS, objectType: 'deal' };

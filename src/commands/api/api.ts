@@ -110,28 +110,24 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
   }
 
   const client = await deps.client();
-  try {
-    if (!opts.paginate) {
-      const res = await client.request({
-        method,
-        path: target.path,
-        query,
-        ...(rawBody !== undefined ? { rawBody } : body !== undefined ? { body } : {}),
-        headers,
-        idempotencyKey: opts.idempotencyKey,
-        signal: deps.signal,
-        acceptErrors: true,
-      });
-      const failed = res.status < 200 || res.status >= 300;
-      if (opts.include) printHead(deps, res);
-      if (!failed || opts.include) printBody(deps, res);
-      if (failed) throw client.errorOf(res, method, target.path);
-      return;
-    }
-    await followPages(deps, client, method, target.path, query, body ?? {}, headers);
-  } finally {
-    await client.close();
+  if (!opts.paginate) {
+    const res = await client.request({
+      method,
+      path: target.path,
+      query,
+      ...(rawBody !== undefined ? { rawBody } : body !== undefined ? { body } : {}),
+      headers,
+      idempotencyKey: opts.idempotencyKey,
+      signal: deps.signal,
+      acceptErrors: true,
+    });
+    const failed = res.status < 200 || res.status >= 300;
+    if (opts.include) printHead(deps, res);
+    if (!failed || opts.include) printBody(deps, res);
+    if (failed) throw client.errorOf(res, method, target.path);
+    return;
   }
+  await followPages(deps, client, method, target.path, query, body ?? {}, headers);
 }
 
 async function followPages(

@@ -1,4 +1,6 @@
-import { type Command, type CommandContext, collect } from '../../command.ts';
+// `ws api METHOD PATH`: its flags, read into the options of the request.
+import type { Command, CommandContext } from '../../command.ts';
+import { collect, flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -30,16 +32,17 @@ Examples:
   $ ws api POST '/v2/prism/{teamId}/contact' -f 'default[name]=Ada Lovelace' -f 'default[email]=ada@example.com'
   $ ws api POST '/v2/prism/{teamId}/contact/query' -f 'query[select][]=name' -f query[limit]=50 --paginate`,
     )
-    .action((method: string, path: string, o: Record<string, unknown>, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).apiVerb, {
+    .action((method: string, path: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).apiVerb, {
         method,
         path,
-        fields: o.field as string[],
-        input: o.input as string | undefined,
-        headers: o.header as string[],
-        include: o.include === true,
-        paginate: o.paginate === true,
-        idempotencyKey: o.idempotencyKey as string | undefined,
-      }),
-    );
+        fields: f.list('--field'),
+        input: f.string('--input'),
+        headers: f.list('--header'),
+        include: f.boolean('--include'),
+        paginate: f.boolean('--paginate'),
+        idempotencyKey: f.string('--idempotency-key'),
+      });
+    });
 }

@@ -1,4 +1,6 @@
+// `ws auth status` and `ws whoami`.
 import type { Command, CommandContext } from '../../command.ts';
+import type { OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -9,13 +11,13 @@ export function registerAuth(program: Command, ctx: CommandContext): void {
     .description(
       'Check the API key with one request and show the profile, base URL, team id and key in use',
     )
-    .action((_o: unknown, cmd: Command) =>
+    .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
     );
   program
     .command('whoami')
     .description('Same as `ws auth status`')
-    .action((_o: unknown, cmd: Command) =>
+    .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
     );
 }

@@ -53,8 +53,6 @@ export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
       });
     }
     throw err;
-  } finally {
-    await client.close();
   }
   const row: StatusRow = {
     profile: creds.profile ?? null,

@@ -1,6 +1,8 @@
+// `ws completion SHELL`.
 import type { Command, CommandContext } from '../../command.ts';
 import { SHELLS, type Shell } from '../../completion.ts';
 import { UsageError } from '../../errors.ts';
+import type { OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -16,7 +18,7 @@ Examples:
   $ ws completion zsh > "\${fpath[1]}/_ws"
   $ ws completion fish > ~/.config/fish/completions/ws.fish`,
     )
-    .action((shell: string, _o: unknown, cmd: Command) => {
+    .action((shell: string, _o: OptionValues, cmd: Command) => {
       if (!(SHELLS as readonly string[]).includes(shell)) {
         throw new UsageError(`No completion for "${shell}".`, `Shells: ${SHELLS.join(', ')}.`);
       }

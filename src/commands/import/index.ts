@@ -1,16 +1,15 @@
 // `ws import TYPE FILE|-`, `ws import validate TYPE FILE|-`, `ws import status JOB`,
 // `ws import jobs`.
-import { type Command, type CommandContext, collect, intFlag } from '../../command.ts';
+import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { parseDelimiterFlag } from '../../import/delimiter.ts';
 import { parseMapFlag } from '../../import/mapping.ts';
 import { isUuid } from '../../util/guards.ts';
+import { shellWord } from '../../util/shell.ts';
+import { collect, type Flags, flags, givenArgs, type OptionValues } from '../common/flags.ts';
 import type { ImportOpts } from './import.ts';
 
 const verbs = () => import('./verbs.ts');
-
-type Raw = Record<string, unknown>;
-const str = (v: unknown) => v as string | undefined;
 
 /** Defaults, measured with bench/import.mjs (see the README). */
 export const DEFAULT_CHUNK_SIZE = 1000;
@@ -73,35 +72,47 @@ function importFlags(cmd: Command): Command {
     .addHelpText('after', HELP);
 }
 
-function parseOpts(type: string, file: string, o: Raw, cmd: Command, dryRun: boolean): ImportOpts {
+function parseOpts(
+  type: string,
+  file: string,
+  f: Flags,
+  cmd: Command,
+  validate: boolean,
+): ImportOpts {
   let delimiter: string | undefined;
-  if (o.delimiter !== undefined) {
-    delimiter = parseDelimiterFlag(String(o.delimiter));
+  const delimiterFlag = f.string('--delimiter');
+  if (delimiterFlag !== undefined) {
+    delimiter = parseDelimiterFlag(delimiterFlag);
     if (delimiter === undefined) {
       throw new UsageError(
-        `--delimiter takes one character (or tab, comma, semicolon, pipe), not "${o.delimiter}".`,
+        `--delimiter takes one character (or tab, comma, semicolon, pipe), not "${delimiterFlag}".`,
       );
     }
   }
-  const dateFormat = str(o.dateFormat)?.toLowerCase();
-  if (dateFormat !== undefined && dateFormat !== 'dmy' && dateFormat !== 'mdy') {
+  const dateFormat = f.string('--date-format');
+  const dateOrder = dateFormat?.toLowerCase();
+  if (dateOrder !== undefined && dateOrder !== 'dmy' && dateOrder !== 'mdy') {
     throw new UsageError(
-      `--date-format takes dmy (day first: 31/12/2026) or mdy (month first: 12/31/2026), not "${o.dateFormat}".`,
+      `--date-format takes dmy (day first: 31/12/2026) or mdy (month first: 12/31/2026), not "${dateFormat}".`,
     );
   }
-  const listId = str(o.listId);
+  const listId = f.string('--list-id');
   if (listId !== undefined && !isUuid(listId)) {
     throw new UsageError(`--list-id "${listId}" is not a list id (a UUID).`);
   }
-  if (o.caseInsensitive === true && o.dedupeBy === undefined) {
+  const dedupeBy = f.string('--dedupe-by');
+  if (f.boolean('--case-insensitive') && dedupeBy === undefined) {
     throw new UsageError('--case-insensitive applies to --dedupe-by: give --dedupe-by SLUG too.');
   }
-  const arraySep = str(o.arraySep) ?? ';';
+  const arraySep = f.string('--array-sep') ?? ';';
   if (arraySep === '') throw new UsageError('--array-sep cannot be empty.');
-  if (o.resume === true && (dryRun || o.dryRun === true)) {
+  const dryRun = validate || f.boolean('--dry-run');
+  const resume = f.boolean('--resume');
+  const wait = f.toggle('--wait') !== false;
+  if (resume && dryRun) {
     throw new UsageError('--resume continues an import; a dry run sends nothing to resume.');
   }
-  if (o.resume === true && o.wait === false) {
+  if (resume && !wait) {
     throw new UsageError(
       '--resume and --no-wait do not go together.',
       '--no-wait keeps no checkpoint.',
@@ -111,54 +122,44 @@ function parseOpts(type: string, file: string, o: Raw, cmd: Command, dryRun: boo
     type,
     file,
     delimiter,
-    encoding: str(o.encoding),
-    map: (o.map as string[]).map(parseMapFlag),
-    mapFile: str(o.mapFile),
-    saveMap: str(o.saveMap),
-    skip: o.skip as string[],
-    ignoreUnknown: o.ignoreUnknown === true,
-    emptyAsNull: o.emptyAsNull === true,
+    encoding: f.string('--encoding'),
+    map: f.list('--map').map(parseMapFlag),
+    mapFile: f.string('--map-file'),
+    saveMap: f.string('--save-map'),
+    skip: f.list('--skip'),
+    ignoreUnknown: f.boolean('--ignore-unknown'),
+    emptyAsNull: f.boolean('--empty-as-null'),
     arraySep,
-    dateOrder: dateFormat as 'dmy' | 'mdy' | undefined,
-    dedupeBy: str(o.dedupeBy),
-    caseInsensitive: o.caseInsensitive === true,
+    dateOrder: dateOrder as 'dmy' | 'mdy' | undefined,
+    dedupeBy,
+    caseInsensitive: f.boolean('--case-insensitive'),
     listId,
-    chunkSize: intFlag('--chunk-size', str(o.chunkSize), 1, 100_000) ?? DEFAULT_CHUNK_SIZE,
-    concurrency: intFlag('--concurrency', str(o.concurrency), 1, 32) ?? DEFAULT_CONCURRENCY,
-    strict: o.strict === true,
-    dryRun: dryRun || o.dryRun === true,
-    wait: o.wait !== false,
-    resume: o.resume === true,
-    failedFile: str(o.failedFile),
-    results: str(o.results),
-    command: commandLine(cmd, dryRun ? ['import', 'validate', type, file] : ['import', type, file]),
+    chunkSize: f.integer('--chunk-size', 1, 100_000) ?? DEFAULT_CHUNK_SIZE,
+    concurrency: f.integer('--concurrency', 1, 32) ?? DEFAULT_CONCURRENCY,
+    strict: f.boolean('--strict'),
+    dryRun,
+    wait,
+    resume,
+    failedFile: f.string('--failed-file'),
+    results: f.string('--results'),
+    command: commandLine(
+      cmd,
+      validate ? ['import', 'validate', type, file] : ['import', type, file],
+    ),
   };
-}
-
-function quoteArg(a: string): string {
-  return /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The command as typed (options given on the command line), to print how to resume it. */
 function commandLine(cmd: Command, head: string[]): string {
-  const out = ['ws', ...head];
-  const globals = cmd.optsWithGlobals() as Raw;
-  if (typeof globals.profile === 'string') out.push('--profile', globals.profile);
-  for (const opt of cmd.options) {
-    const name = opt.attributeName();
-    if (cmd.getOptionValueSource(name) !== 'cli' || name === 'resume') continue;
-    const value = cmd.getOptionValue(name) as unknown;
-    if (opt.negate) {
-      if (value === false) out.push(opt.long!);
-    } else if (typeof value === 'boolean') {
-      if (value) out.push(opt.long!);
-    } else if (Array.isArray(value)) {
-      for (const v of value) out.push(opt.long!, String(v));
-    } else if (value !== undefined) {
-      out.push(opt.long!, String(value));
-    }
-  }
-  return out.map(quoteArg).join(' ');
+  const profile = flags(cmd.optsWithGlobals()).string('--profile');
+  return [
+    'ws',
+    ...head,
+    ...(profile !== undefined ? ['--profile', profile] : []),
+    ...givenArgs(cmd, ['--resume']),
+  ]
+    .map(shellWord)
+    .join(' ');
 }
 
 export function registerImport(program: Command, ctx: CommandContext): void {
@@ -172,7 +173,7 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .option('--dry-run', 'check every row without sending anything (same as `ws import validate`)')
     .option('--resume', 'continue an interrupted import after its last finished chunk')
     .option('--no-wait', 'start the import jobs and print their ids without waiting for them')
-    .action((type: string | undefined, file: string | undefined, o: Raw, cmd: Command) => {
+    .action((type: string | undefined, file: string | undefined, o: OptionValues, cmd: Command) => {
       if (type === undefined || file === undefined) {
         throw new UsageError(
           type === undefined
@@ -184,7 +185,7 @@ export function registerImport(program: Command, ctx: CommandContext): void {
       return ctx.invoke(
         cmd,
         async () => (await verbs()).importVerb,
-        parseOpts(type, file, o, cmd, false),
+        parseOpts(type, file, flags(o), cmd, false),
       );
     });
 
@@ -192,8 +193,12 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     imp
       .command('validate <type> <file>')
       .description('Check a CSV file against the property definitions without sending anything'),
-  ).action((type: string, file: string, o: Raw, cmd: Command) =>
-    ctx.invoke(cmd, async () => (await verbs()).importVerb, parseOpts(type, file, o, cmd, true)),
+  ).action((type: string, file: string, o: OptionValues, cmd: Command) =>
+    ctx.invoke(
+      cmd,
+      async () => (await verbs()).importVerb,
+      parseOpts(type, file, flags(o), cmd, true),
+    ),
   );
 
   imp
@@ -201,11 +206,14 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .description('Show an import job; --wait waits until it ends (exit 7 past --timeout)')
     .option('--wait', 'wait until the job is complete or failed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds (exit 7)')
-    .action((job: string, o: Raw, cmd: Command) => {
+    .action((job: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      const wait = f.boolean('--wait');
       // ws's global --timeout (seconds per request) takes the flag wherever it is written;
       // with --wait it is also how long to wait.
-      const t =
-        o.wait === true ? str(o.timeout ?? (cmd.optsWithGlobals() as Raw).timeout) : undefined;
+      const t = wait
+        ? (f.string('--timeout') ?? flags(cmd.optsWithGlobals()).string('--timeout'))
+        : undefined;
       let timeout: number | undefined;
       if (t !== undefined) {
         timeout = Number(t);
@@ -215,7 +223,7 @@ export function registerImport(program: Command, ctx: CommandContext): void {
       }
       return ctx.invoke(cmd, async () => (await verbs()).statusVerb, {
         job,
-        wait: o.wait === true,
+        wait,
         timeoutSeconds: timeout,
       });
     });
@@ -224,9 +232,9 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .command('jobs')
     .description('List the import jobs started from this machine, newest first')
     .option('--limit <n>', 'show at most N jobs (default 20)')
-    .action((o: Raw, cmd: Command) =>
+    .action((o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).jobsVerb, {
-        limit: intFlag('--limit', str(o.limit), 1) ?? 20,
+        limit: flags(o).integer('--limit', 1) ?? 20,
       }),
     );
 }

@@ -1,4 +1,6 @@
-import { type Command, type CommandContext, intFlag } from '../../command.ts';
+// `ws profile …`: the flags of each verb, read into its options.
+import type { Command, CommandContext } from '../../command.ts';
+import { flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -22,36 +24,37 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
       'after',
       '\nExample:\n  $ ws profile add prod --base-url https://api.example.com --team-id 8f1c…  --with-key < key.txt',
     )
-    .action((name: string, o: Record<string, string | boolean | undefined>, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).addVerb, {
+    .action((name: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).addVerb, {
         name,
-        baseUrl: o.baseUrl as string | undefined,
-        teamId: o.teamId as string | undefined,
-        withKey: o.withKey === true,
-        rateLimit: intFlag('--rate-limit', o.rateLimit as string | undefined, 0, 10_000),
-        makeDefault: o.default === true,
-      }),
-    );
+        baseUrl: f.string('--base-url'),
+        teamId: f.string('--team-id'),
+        withKey: f.boolean('--with-key'),
+        rateLimit: f.integer('--rate-limit', 0, 10_000),
+        makeDefault: f.boolean('--default'),
+      });
+    });
 
   profile
     .command('list')
     .alias('ls')
     .description('List profiles (keys shown as their last four characters)')
-    .action((_o: unknown, cmd: Command) =>
+    .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
     );
 
   profile
     .command('use <name>')
     .description('Make a profile the default')
-    .action((name: string, _o: unknown, cmd: Command) =>
+    .action((name: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).useVerb, { name }),
     );
 
   profile
     .command('show [name]')
     .description('Show a profile (default: the one in use)')
-    .action((name: string | undefined, _o: unknown, cmd: Command) =>
+    .action((name: string | undefined, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).showVerb, { name }),
     );
 
@@ -59,7 +62,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .command('remove <name>')
     .alias('rm')
     .description('Remove a profile (asks first; --yes to skip)')
-    .action((name: string, _o: unknown, cmd: Command) =>
+    .action((name: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).removeVerb, { name }),
     );
 }

@@ -1,7 +1,7 @@
-import { invalidateDefinitions } from '../../api/definitions.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { applyPlan } from '../../schema/apply.ts';
+import { invalidateDefinitions } from '../../schema/definitions-cache.ts';
 import { type Change, changesOf, hasChanges, type Plan } from '../../schema/plan.ts';
 import { changeLine } from '../../schema/render.ts';
 import { planFor, printPlan, refuseProblems } from './diff.ts';

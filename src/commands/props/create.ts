@@ -13,7 +13,7 @@ import { UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import type { Choice } from '../../prompt/prompter.ts';
-import { closest } from '../../query/suggest.ts';
+import { closest } from '../../util/suggest.ts';
 import {
   changeDefinitions,
   hintOnConflict,

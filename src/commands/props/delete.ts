@@ -1,8 +1,8 @@
-import { resolveDefinition } from '../../api/definitions.ts';
 import { objectType } from '../../api/object-types.ts';
 import { deleteProperty } from '../../api/props.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
+import { resolveDefinition } from '../../schema/definitions.ts';
 import { changeDefinitions, printJsonResult } from './shared.ts';
 
 export interface DeleteOptions {

@@ -1,20 +1,15 @@
-import { type Command, type CommandContext, collect } from '../../command.ts';
+// `ws props …`: the flags of each verb, read into its options.
+import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 import type { OptionFields } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
 
-type Flags = Record<string, string | boolean | string[] | undefined>;
-
-/** A flag with a `--no-` twin: a string sets it, false clears it (null), absent leaves it. */
-function clearable(value: unknown): string | null | undefined {
-  if (value === false) return null;
-  return typeof value === 'string' ? value : undefined;
-}
-
-function sortIndex(value: unknown): number | null | undefined {
-  if (value === false) return null;
-  if (typeof value !== 'string') return undefined;
+/** --sort-index N (any number), or null for --no-sort-index. */
+function sortIndex(f: Flags): number | null | undefined {
+  const value = f.clearable('--sort-index');
+  if (value === null || value === undefined) return value;
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n))
     throw new UsageError(`--sort-index takes a number, not "${value}".`);
@@ -39,13 +34,13 @@ function optionFieldFlags(cmd: Command, clear: boolean): Command {
   return cmd;
 }
 
-function optionFields(o: Flags): OptionFields {
+function optionFields(f: Flags): OptionFields {
   return {
-    color: clearable(o.colorScheme),
-    description: clearable(o.description),
-    icon: clearable(o.icon),
-    group: clearable(o.group),
-    sortIndex: sortIndex(o.sortIndex),
+    color: f.clearable('--color-scheme'),
+    description: f.clearable('--description'),
+    icon: f.clearable('--icon'),
+    group: f.clearable('--group'),
+    sortIndex: sortIndex(f),
   };
 }
 
@@ -79,24 +74,25 @@ Examples:
     .option('--term <text>', 'only definitions whose name or slug contains this')
     .option('--list-id <id>', 'what this list shows: shared, workspace and its own definitions')
     .option('--options', 'show option values instead of their number')
-    .action((type: string | undefined, o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+    .action((type: string | undefined, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
         objectType: type,
-        term: o.term as string | undefined,
-        listId: o.listId as string | undefined,
-        options: o.options === true,
-      }),
-    );
+        term: f.string('--term'),
+        listId: f.string('--list-id'),
+        options: f.boolean('--options'),
+      });
+    });
 
   props
     .command('get <type> <property>')
     .description('Show one property definition with its options (property: slug or id)')
     .option('--list-id <id>', 'look among what this list shows')
-    .action((type: string, property: string, o: Flags, cmd: Command) =>
+    .action((type: string, property: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, {
         objectType: type,
         property,
-        listId: o.listId as string | undefined,
+        listId: flags(o).string('--list-id'),
       }),
     );
 
@@ -118,19 +114,20 @@ Examples:
       collect,
       [],
     )
-    .action((type: string, o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
         objectType: type,
-        name: o.name as string | undefined,
-        type: o.type as string | undefined,
-        slug: o.slug as string | undefined,
-        required: o.required === true,
-        icon: o.icon as string | undefined,
-        listId: o.listId as string | undefined,
-        roleId: o.roleId as string | undefined,
-        options: o.option as string[],
-      }),
-    );
+        name: f.string('--name'),
+        type: f.string('--type'),
+        slug: f.string('--slug'),
+        required: f.boolean('--required'),
+        icon: f.string('--icon'),
+        listId: f.string('--list-id'),
+        roleId: f.string('--role-id'),
+        options: f.list('--option'),
+      });
+    });
 
   props
     .command('update <type> <property>')
@@ -144,17 +141,17 @@ Examples:
     .option('--disable', 'hide the property (its values are kept)')
     .option('--list-id <id>', 'move it to this list')
     .option('--no-list-id', 'make it workspace-global')
-    .action((type: string, property: string, o: Flags, cmd: Command) => {
-      if (o.enable === true && o.disable === true)
-        throw new UsageError('--enable and --disable cannot be used together.');
+    .action((type: string, property: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      f.exclusive('--enable', '--disable');
       return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         objectType: type,
         property,
-        name: o.name as string | undefined,
-        icon: clearable(o.icon),
-        required: typeof o.required === 'boolean' ? o.required : undefined,
-        enabled: o.enable === true ? true : o.disable === true ? false : undefined,
-        listId: clearable(o.listId),
+        name: f.string('--name'),
+        icon: f.clearable('--icon'),
+        required: f.toggle('--required'),
+        enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
+        listId: f.clearable('--list-id'),
       });
     });
 
@@ -162,7 +159,7 @@ Examples:
     .command('delete <type> <property>')
     .alias('rm')
     .description('Delete a property definition (asks first; --yes to skip)')
-    .action((type: string, property: string, _o: Flags, cmd: Command) =>
+    .action((type: string, property: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { objectType: type, property }),
     );
 
@@ -174,7 +171,7 @@ Examples:
     .command('list <type> <property>')
     .alias('ls')
     .description('List the options of a select property, in their order')
-    .action((type: string, property: string, _o: Flags, cmd: Command) =>
+    .action((type: string, property: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).optionsListVerb, { objectType: type, property }),
     );
 
@@ -184,15 +181,16 @@ Examples:
       .description('Add an option to a select property')
       .option('--slug <slug>', 'slug (default: derived from the value)'),
     false,
-  ).action((type: string, property: string, value: string, o: Flags, cmd: Command) =>
-    ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
+  ).action((type: string, property: string, value: string, o: OptionValues, cmd: Command) => {
+    const f = flags(o);
+    return ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
       objectType: type,
       property,
       value,
-      slug: o.slug as string | undefined,
-      ...optionFields(o),
-    }),
-  );
+      slug: f.string('--slug'),
+      ...optionFields(f),
+    });
+  });
 
   optionFieldFlags(
     options
@@ -201,22 +199,23 @@ Examples:
       .option('--value <value>', 'new display value')
       .option('--slug <slug>', 'new slug'),
     true,
-  ).action((type: string, property: string, option: string, o: Flags, cmd: Command) =>
-    ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
+  ).action((type: string, property: string, option: string, o: OptionValues, cmd: Command) => {
+    const f = flags(o);
+    return ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
       objectType: type,
       property,
       option,
-      value: o.value as string | undefined,
-      slug: o.slug as string | undefined,
-      ...optionFields(o),
-    }),
-  );
+      value: f.string('--value'),
+      slug: f.string('--slug'),
+      ...optionFields(f),
+    });
+  });
 
   options
     .command('remove <type> <property> <option>')
     .alias('rm')
     .description('Remove an option (asks first; --yes to skip)')
-    .action((type: string, property: string, option: string, _o: Flags, cmd: Command) =>
+    .action((type: string, property: string, option: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).optionsRemoveVerb, {
         objectType: type,
         property,
@@ -230,10 +229,10 @@ Examples:
       "Write the workspace's own definitions and options as a schema file (YAML; JSON with --format json)",
     )
     .option('-o, --output <file>', 'write to this file (default: stdout)')
-    .action((types: string[], o: Flags, cmd: Command) =>
+    .action((types: string[], o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         objectTypes: types,
-        output: o.output as string | undefined,
+        output: flags(o).string('--output'),
       }),
     );
 
@@ -244,12 +243,13 @@ Examples:
     )
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--prune', 'also plan deletes of what the file does not have')
-    .action((o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
-        file: o.file as string,
-        prune: o.prune === true,
-      }),
-    );
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
+        file: f.string('--file')!,
+        prune: f.boolean('--prune'),
+      });
+    });
 
   props
     .command('apply')
@@ -257,11 +257,12 @@ Examples:
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'delete what the file does not have (asks first; --yes to skip)')
-    .action((o: Flags, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
-        file: o.file as string,
-        dryRun: o.dryRun === true,
-        prune: o.prune === true,
-      }),
-    );
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
+        file: f.string('--file')!,
+        dryRun: f.boolean('--dry-run'),
+        prune: f.boolean('--prune'),
+      });
+    });
 }

@@ -1,8 +1,9 @@
-import { storeDefinitions, unknownPropertyType } from '../../api/definitions.ts';
 import { objectType } from '../../api/object-types.ts';
 import { listAllProperties, listProperties } from '../../api/props.ts';
 import type { Deps } from '../../factory.ts';
 import { renderRows } from '../../output/render.ts';
+import { unknownPropertyType } from '../../schema/definitions.ts';
+import { storeDefinitions } from '../../schema/definitions-cache.ts';
 import { type PropertyRow, propertyColumns, propertyRow } from './shared.ts';
 
 export interface ListOptions {

@@ -1,11 +1,6 @@
 // What the props verbs share: the columns of definitions and options, rows with their
 // object type, and lookups of an option by slug or id.
 import {
-  definitionsFor,
-  invalidateDefinitions,
-  updateCachedDefinitions,
-} from '../../api/definitions.ts';
-import {
   annotateError,
   hasOptions,
   isSharedDefault,
@@ -17,8 +12,10 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
-import { closest } from '../../query/suggest.ts';
+import { definitionsFor } from '../../schema/definitions.ts';
+import { invalidateDefinitions, updateCachedDefinitions } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
+import { closest } from '../../util/suggest.ts';
 
 /** A definition as ws prints it: the API object with its object type first. */
 export type PropertyRow = { object_type: string } & PropertyDefinition;

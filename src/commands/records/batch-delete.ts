@@ -5,8 +5,8 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { isUuid } from '../../util/guards.ts';
+import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
-import { readInput } from './input.ts';
 import { plural, recordType } from './shared.ts';
 
 export interface BatchDeleteOptions extends BatchFlags {

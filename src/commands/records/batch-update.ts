@@ -3,8 +3,8 @@
 import { batchUpdateRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
-import { readInput } from './input.ts';
 import { definitions, recordType } from './shared.ts';
 import { detectFormat, type ItemsFormat, parseUpdateItems } from './update-items.ts';
 

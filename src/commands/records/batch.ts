@@ -16,7 +16,7 @@ import { PartialFailureError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { createRowWriter } from '../../output/render.ts';
-import { plural, withClient } from './shared.ts';
+import { plural } from './shared.ts';
 
 export interface BatchFlags {
   /** Chunks in flight at once. */
@@ -69,25 +69,21 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
       })
     ).results;
   try {
-    outcome = await withClient(
-      deps,
-      (client) =>
-        runChunks({
-          items: run.items,
-          size: CHUNK_SIZE,
-          concurrency: flags.concurrency,
-          retries: retriesOf(deps),
-          send: send(client),
-          idOf: run.idOf,
-          signal: deps.signal,
-          onProgress: (p) =>
-            progress.update(
-              `${doing} ${type} records: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}` +
-                (p.failed > 0 ? ` (${p.failed.toLocaleString('en-US')} failed)` : ''),
-            ),
-        }),
-      { pooled: true },
-    );
+    const client = await deps.client({ pooled: true });
+    outcome = await runChunks({
+      items: run.items,
+      size: CHUNK_SIZE,
+      concurrency: flags.concurrency,
+      retries: retriesOf(deps),
+      send: send(client),
+      idOf: run.idOf,
+      signal: deps.signal,
+      onProgress: (p) =>
+        progress.update(
+          `${doing} ${type} records: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}` +
+            (p.failed > 0 ? ` (${p.failed.toLocaleString('en-US')} failed)` : ''),
+        ),
+    });
   } catch (err) {
     progress.fail();
     throw err;

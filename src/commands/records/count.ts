@@ -4,7 +4,7 @@ import { countRecords, queryRecords } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import { planRead, queryBody, type ReadFlags } from './read.ts';
-import { recordType, withClient } from './shared.ts';
+import { recordType } from './shared.ts';
 
 export interface CountOptions extends Omit<ReadFlags, 'select' | 'sort' | 'body'> {
   type: string;
@@ -16,19 +16,15 @@ export async function run(opts: CountOptions, deps: Deps): Promise<void> {
   const plan = filtered
     ? await planRead(opts, deps, type, { forceQuery: true, select: ['id'] })
     : undefined;
-  const total = await withClient(deps, async (client) => {
-    if (!plan)
-      return (await countRecords(client, type, { listId: opts.listId, signal: deps.signal })).total;
-    const page = await queryRecords(
-      client,
-      type,
-      queryBody(plan, { size: 1, includeTotal: true }),
-      {
-        signal: deps.signal,
-      },
-    );
-    return page.total ?? page.data.length;
-  });
+  const client = await deps.client();
+  let total: number;
+  if (plan) {
+    const body = queryBody(plan, { size: 1, includeTotal: true });
+    const page = await queryRecords(client, type, body, { signal: deps.signal });
+    total = page.total ?? page.data.length;
+  } else {
+    total = (await countRecords(client, type, { listId: opts.listId, signal: deps.signal })).total;
+  }
   if (deps.format === 'table' && !deps.fields) deps.io.println(String(total));
   else
     await renderObject(deps.io, { total }, [{ key: 'total' }], {

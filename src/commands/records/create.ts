@@ -1,7 +1,7 @@
 // ws records create TYPE --set slug=value … | --data JSON: a new record.
 import { createRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
-import { buildWrite, printRecord, recordType, withClient } from './shared.ts';
+import { buildWrite, printRecord, recordType } from './shared.ts';
 
 export interface CreateOptions {
   type: string;
@@ -12,9 +12,8 @@ export interface CreateOptions {
 export async function run(opts: CreateOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const body = await buildWrite(opts, deps, type);
-  const answer = await withClient(deps, (client) =>
-    createRecord(client, type, body, { signal: deps.signal }),
-  );
+  const client = await deps.client();
+  const answer = await createRecord(client, type, body, { signal: deps.signal });
   deps.io.success(`Created ${type} ${answer.record.id}.`);
   await printRecord(deps, answer);
 }

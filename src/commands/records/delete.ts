@@ -4,7 +4,7 @@ import { deleteRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { preconditionFailed } from './if-match.ts';
-import { recordId, recordType, withClient } from './shared.ts';
+import { recordId, recordType } from './shared.ts';
 
 export interface DeleteOptions {
   type: string;
@@ -21,12 +21,11 @@ export async function run(opts: DeleteOptions, deps: Deps): Promise<void> {
     `Delete ${type} ${id}? (\`ws records restore ${type} ${id}\` brings it back)`,
     `Not deleting ${type} ${id} without confirmation.`,
   );
-  await withClient(deps, (client) =>
-    deleteRecord(client, type, id, { ifMatch: opts.ifMatch, signal: deps.signal }).catch(
-      (err: unknown) => {
-        throw preconditionFailed(err, type, id, 'delete');
-      },
-    ),
+  const client = await deps.client();
+  await deleteRecord(client, type, id, { ifMatch: opts.ifMatch, signal: deps.signal }).catch(
+    (err: unknown) => {
+      throw preconditionFailed(err, type, id, 'delete');
+    },
   );
   deps.io.success(`Deleted ${type} ${id} (restore it with \`ws records restore ${type} ${id}\`).`);
   if (deps.format === 'json' || deps.format === 'ndjson')

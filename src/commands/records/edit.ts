@@ -10,10 +10,10 @@ import type { RecordType } from '../../api/object-types.ts';
 import { getRecord, updateRecord } from '../../api/records.ts';
 import { ApiError, ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { shellWord } from '../../util/shell.ts';
 import { loadYaml } from '../../util/yaml.ts';
 import { expected } from '../../values/coerce.ts';
 import { sameValue, valueText, writeFormOf } from '../../values/write-form.ts';
-import { shellWord } from './lookup.ts';
 import {
   checkValues,
   definitions,
@@ -21,7 +21,6 @@ import {
   printRecord,
   recordId,
   recordType,
-  withClient,
 } from './shared.ts';
 
 export interface EditOptions {
@@ -151,60 +150,59 @@ export async function run(opts: EditOptions, deps: Deps): Promise<void> {
   const id = recordId(opts.id);
   const editor = editorCommand(deps);
   const defs = await definitions(deps, type);
-  await withClient(deps, async (client) => {
-    const read = await getRecord(client, type, id, { signal: deps.signal });
-    const base = writeFormOf(read.record.default);
-    const file = opts.from ?? (await freshPath(type, id));
-    const retry = `ws records edit ${type} ${id} --from ${shellWord(file)}`;
-    if (opts.from === undefined) {
-      await writeFile(file, await renderYaml(type, id, base, defs), { mode: 0o600 });
-    } else {
-      await access(opts.from).catch(() => {
-        throw new UsageError(`Cannot read --from ${opts.from}: no such file.`);
-      });
-    }
-    const cleanup = async () => {
-      if (KEPT.test(basename(file))) await rm(file, { force: true });
-    };
+  const client = await deps.client();
+  const read = await getRecord(client, type, id, { signal: deps.signal });
+  const base = writeFormOf(read.record.default);
+  const file = opts.from ?? (await freshPath(type, id));
+  const retry = `ws records edit ${type} ${id} --from ${shellWord(file)}`;
+  if (opts.from === undefined) {
+    await writeFile(file, await renderYaml(type, id, base, defs), { mode: 0o600 });
+  } else {
+    await access(opts.from).catch(() => {
+      throw new UsageError(`Cannot read --from ${opts.from}: no such file.`);
+    });
+  }
+  const cleanup = async () => {
+    if (KEPT.test(basename(file))) await rm(file, { force: true });
+  };
 
-    await runEditor(editor, file, deps.signal);
-    const edited = await readEdited(file, retry);
-    if (edited === undefined) {
-      await cleanup();
-      throw new WsError('Cancelled: the file was empty; nothing was sent.', { code: 'cancelled' });
-    }
-    const raw = changesOf(base, edited);
-    const checked = checkValues(raw, defs, type);
-    if (checked.problems.length > 0) {
-      throw new UsageError(
-        `Nothing was sent; the edited values have ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  ${p}`).join('\n')}`,
-        `Your text is kept in ${file}; fix it with: ${retry}`,
-      );
-    }
-    const changes: Values = {};
-    for (const [k, v] of Object.entries(checked.values))
-      if (!sameValue(base[k] ?? null, v)) changes[k] = v;
-    if (Object.keys(changes).length === 0) {
-      await cleanup();
-      deps.io.info(`No changes to ${type} ${id}; nothing was sent.`);
-      return;
-    }
-    try {
-      const answer = await updateRecord(
-        client,
-        type,
-        id,
-        { default: changes },
-        { ifMatch: read.etag, signal: deps.signal },
-      );
-      await cleanup();
-      deps.io.success(`Updated ${type} ${id}: ${Object.keys(changes).join(', ')}.`);
-      await printRecord(deps, answer);
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 412) throw err;
-      await keepAfterConflict({ deps, type, id, base, changes, defs, file, retry, err }, client);
-    }
-  });
+  await runEditor(editor, file, deps.signal);
+  const edited = await readEdited(file, retry);
+  if (edited === undefined) {
+    await cleanup();
+    throw new WsError('Cancelled: the file was empty; nothing was sent.', { code: 'cancelled' });
+  }
+  const raw = changesOf(base, edited);
+  const checked = checkValues(raw, defs, type);
+  if (checked.problems.length > 0) {
+    throw new UsageError(
+      `Nothing was sent; the edited values have ${checked.problems.length === 1 ? 'a problem' : 'problems'}:\n${checked.problems.map((p) => `  ${p}`).join('\n')}`,
+      `Your text is kept in ${file}; fix it with: ${retry}`,
+    );
+  }
+  const changes: Values = {};
+  for (const [k, v] of Object.entries(checked.values))
+    if (!sameValue(base[k] ?? null, v)) changes[k] = v;
+  if (Object.keys(changes).length === 0) {
+    await cleanup();
+    deps.io.info(`No changes to ${type} ${id}; nothing was sent.`);
+    return;
+  }
+  try {
+    const answer = await updateRecord(
+      client,
+      type,
+      id,
+      { default: changes },
+      { ifMatch: read.etag, signal: deps.signal },
+    );
+    await cleanup();
+    deps.io.success(`Updated ${type} ${id}: ${Object.keys(changes).join(', ')}.`);
+    await printRecord(deps, answer);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 412) throw err;
+    await keepAfterConflict({ deps, type, id, base, changes, defs, file, retry, err }, client);
+  }
 }
 
 async function keepAfterConflict(

@@ -12,7 +12,7 @@ import { IOStreams } from '../../io/streams.ts';
 import type { Format } from '../../output/format.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { planRead, type ReadFlags, readPages, selectedSlugs } from './read.ts';
-import { plural, type Row, recordType, rowColumns, withClient } from './shared.ts';
+import { plural, type Row, recordType, rowColumns } from './shared.ts';
 
 export interface ExportOptions extends ReadFlags {
   type: string;
@@ -122,20 +122,19 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
   const progress = await deps.io.progress(`Exporting ${type} records…`);
   let total: number | undefined;
   try {
-    await withClient(deps, async (client) => {
-      for await (const page of readPages(client, plan, {
-        all: true,
-        total: true,
-        signal: deps.signal,
-      })) {
-        total ??= page.total;
-        await writer.write(page.rows);
-        progress.update(
-          `Exporting ${type} records: ${page.seen.toLocaleString('en-US')}` +
-            (total !== undefined ? ` of ${total.toLocaleString('en-US')}` : ''),
-        );
-      }
-    });
+    const client = await deps.client();
+    for await (const page of readPages(client, plan, {
+      all: true,
+      total: true,
+      signal: deps.signal,
+    })) {
+      total ??= page.total;
+      await writer.write(page.rows);
+      progress.update(
+        `Exporting ${type} records: ${page.seen.toLocaleString('en-US')}` +
+          (total !== undefined ? ` of ${total.toLocaleString('en-US')}` : ''),
+      );
+    }
     await writer.end();
     await file?.commit();
   } catch (err) {

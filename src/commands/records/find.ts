@@ -3,7 +3,7 @@
 import { findRecordByValue } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { lookupError, resolveLookup } from './lookup.ts';
-import { printRecord, recordType, withClient } from './shared.ts';
+import { printRecord, recordType } from './shared.ts';
 
 export interface FindOptions {
   type: string;
@@ -15,13 +15,12 @@ export interface FindOptions {
 export async function run(opts: FindOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const lookup = await resolveLookup(deps, type, opts.slug, opts.value, opts.listId);
-  const answer = await withClient(deps, (client) =>
-    findRecordByValue(client, type, lookup.slug, lookup.value, {
-      listId: opts.listId,
-      signal: deps.signal,
-    }).catch((err: unknown) => {
-      throw lookupError(err, type, lookup, 'find');
-    }),
-  );
+  const client = await deps.client();
+  const answer = await findRecordByValue(client, type, lookup.slug, lookup.value, {
+    listId: opts.listId,
+    signal: deps.signal,
+  }).catch((err: unknown) => {
+    throw lookupError(err, type, lookup, 'find');
+  });
   await printRecord(deps, answer);
 }

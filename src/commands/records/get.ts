@@ -2,7 +2,7 @@
 import { getRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { parseSelect } from '../../query/select.ts';
-import { printRecord, recordId, recordType, withClient } from './shared.ts';
+import { printRecord, recordId, recordType } from './shared.ts';
 
 export interface GetOptions {
   type: string;
@@ -14,8 +14,7 @@ export async function run(opts: GetOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const id = recordId(opts.id);
   const select = opts.select !== undefined ? parseSelect(opts.select).join(',') : undefined;
-  const answer = await withClient(deps, (client) =>
-    getRecord(client, type, id, { select, signal: deps.signal }),
-  );
+  const client = await deps.client();
+  const answer = await getRecord(client, type, id, { select, signal: deps.signal });
   await printRecord(deps, answer);
 }

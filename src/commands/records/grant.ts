@@ -12,7 +12,8 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
-import { readJsonArg, recordId, recordType, withClient } from './shared.ts';
+import { readJsonArg } from '../common/input.ts';
+import { recordId, recordType } from './shared.ts';
 
 export interface GrantGetOptions {
   action: 'get';
@@ -154,11 +155,11 @@ export async function run(opts: GrantOptions, deps: Deps): Promise<void> {
   const type = grantType(opts.type);
   const id = recordId(opts.id);
   const body = opts.action === 'set' ? await buildGrant(opts, deps) : undefined;
-  const grant = await withClient(deps, (client) =>
+  const client = await deps.client();
+  const grant =
     body === undefined
-      ? getGrant(client, type, id, { signal: deps.signal })
-      : putGrant(client, type, id, body, { signal: deps.signal }),
-  );
+      ? await getGrant(client, type, id, { signal: deps.signal })
+      : await putGrant(client, type, id, body, { signal: deps.signal });
   if (body !== undefined) deps.io.success(`Set the grant of ${type} ${id}.`);
   await renderObject(deps.io, normaliseGrant(grant), columns, {
     format: deps.format,

@@ -1,13 +1,17 @@
-import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
-import { UsageError } from '../../errors.ts';
+// `ws records …`: the flags of each verb, read into its options. The filter and page flags
+// come from ../common/list-flags.ts, shared with the other nouns that list.
+import type { Command, CommandContext } from '../../command.ts';
+import { Option } from '../../command.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
+import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
+import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
 
 const verbs = () => import('./verbs.ts');
 
-type Raw = Record<string, unknown>;
-const str = (v: unknown) => v as string | undefined;
+const RECORDS = { one: 'record', many: 'records' };
+const INPUT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 
 const TYPES =
   'TYPE is contact, organization, identity, deal, action or document (singular or plural).';
@@ -36,16 +40,13 @@ function setFlags(cmd: Command): Command {
     .option('--data <json>', 'the raw values map: JSON, @FILE or - for stdin');
 }
 
+function setOptions(f: Flags) {
+  return { set: f.list('--set'), data: f.string('--data') };
+}
+
+/** The filter flags, with --deleted and --list-id. */
 function filterFlags(cmd: Command): Command {
-  return cmd
-    .option(
-      '--where <expr>',
-      'a filter, e.g. amount>=1000 or stage:in=won,lost (repeatable)',
-      collect,
-      [],
-    )
-    .option('--or', 'combine the filters with OR (default AND)')
-    .option('--filter-json <json>', "the filter as the API's JSON array")
+  return whereFlags(cmd)
     .option('--deleted', 'include soft-deleted records')
     .option('--list-id <id>', 'scope properties to a list');
 }
@@ -59,35 +60,26 @@ function readFlags(cmd: Command): Command {
     .option('--sort <slugs>', 'comma-separated slugs, - for descending, e.g. -amount,name');
 }
 
-function pageFlags(cmd: Command): Command {
-  return readFlags(cmd)
-    .option('--limit <n>', 'how many records, however many pages that takes (default 50)')
-    .option('--all', 'every record, page after page')
-    .option('--total', 'also ask for the total (printed on stderr)');
+function listFlags(cmd: Command): Command {
+  return pageFlags(readFlags(cmd), RECORDS, 50).option(
+    '--total',
+    'also ask for the total (printed on stderr)',
+  );
 }
 
-function readOptions(o: Raw): ReadFlags {
+function readOptions(f: Flags): ReadFlags {
   return {
-    where: o.where as string[],
-    or: o.or === true,
-    filterJson: str(o.filterJson),
-    select: str(o.select),
-    sort: str(o.sort),
-    deleted: o.deleted === true,
-    listId: str(o.listId),
-    body: str(o.body),
+    ...whereOptions(f),
+    select: f.string('--select'),
+    sort: f.string('--sort'),
+    deleted: f.boolean('--deleted'),
+    listId: f.string('--list-id'),
+    body: f.string('--body'),
   };
 }
 
-function pageOptions(o: Raw) {
-  if (o.all === true && o.limit !== undefined)
-    throw new UsageError('--limit and --all cannot be used together.', 'Use one of them.');
-  return {
-    ...readOptions(o),
-    limit: intFlag('--limit', str(o.limit), 1),
-    all: o.all === true,
-    total: o.total === true,
-  };
+function listOptions(f: Flags) {
+  return { ...readOptions(f), ...pageOptions(f), total: f.boolean('--total') };
 }
 
 function batchFlags(cmd: Command): Command {
@@ -99,10 +91,10 @@ function batchFlags(cmd: Command): Command {
     .option('--report <file>', 'write every result to FILE as NDJSON');
 }
 
-function batchOptions(o: Raw) {
+function batchOptions(f: Flags) {
   return {
-    concurrency: intFlag('--concurrency', str(o.concurrency), 1, MAX_CONCURRENCY),
-    report: str(o.report),
+    concurrency: f.integer('--concurrency', 1, MAX_CONCURRENCY),
+    report: f.string('--report'),
   };
 }
 
@@ -112,7 +104,7 @@ export function registerRecords(program: Command, ctx: CommandContext): void {
     .alias('record')
     .description('Records of an object type: list, read, create, change, delete, export');
 
-  pageFlags(
+  listFlags(
     records.command('list <type>').alias('ls').description('List records (streamed page by page)'),
   )
     .addHelpText(
@@ -125,11 +117,11 @@ Examples:
   $ ws records list contacts --all --format ndjson > contacts.ndjson
   $ ws records list contacts --where 'email$=@example.com' --format tsv --fields id`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, ...pageOptions(o) }),
+    .action((type: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, ...listOptions(flags(o)) }),
     );
 
-  pageFlags(
+  listFlags(
     records
       .command('query <type>')
       .description('Query records through the query endpoint (POST), with a raw body if needed'),
@@ -143,8 +135,8 @@ Examples:
   $ ws records query deals --where 'name~acme' --select name,amount,organization.name
   $ ws records query contacts --body '{"query":{"select":["name"]},"id":["…","…"]}'`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).queryVerb, { type, ...pageOptions(o) }),
+    .action((type: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).queryVerb, { type, ...listOptions(flags(o)) }),
     );
 
   filterFlags(
@@ -154,8 +146,8 @@ Examples:
       'after',
       `\n${TYPES}\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.\n\nExamples:\n  $ ws records count contacts\n  $ ws records count deals --where stage=won`,
     )
-    .action((type: string, o: Raw, cmd: Command) => {
-      const { select: _s, sort: _o, body: _b, ...rest } = readOptions(o);
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const { select: _s, sort: _o, body: _b, ...rest } = readOptions(flags(o));
       return ctx.invoke(cmd, async () => (await verbs()).countVerb, { type, ...rest });
     });
 
@@ -167,8 +159,12 @@ Examples:
       'after',
       `\n${TYPES}\n\nExample:\n  $ ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a --json`,
     )
-    .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, id, select: str(o.select) }),
+    .action((type: string, id: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).getVerb, {
+        type,
+        id,
+        select: flags(o).string('--select'),
+      }),
     );
 
   setFlags(records.command('create <type>').description('Create a record'))
@@ -176,12 +172,8 @@ Examples:
       'after',
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-        type,
-        set: o.set as string[],
-        data: str(o.data),
-      }),
+    .action((type: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, { type, ...setOptions(flags(o)) }),
     );
 
   setFlags(records.command('update <type> <id>').description('Change some values of a record'))
@@ -190,40 +182,40 @@ Examples:
       'after',
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records update deal ID --set stage=won --set amount=12000 --if-match "$ETAG"`,
     )
-    .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+    .action((type: string, id: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         id,
-        set: o.set as string[],
-        data: str(o.data),
-        ifMatch: str(o.ifMatch),
-      }),
-    );
+        ...setOptions(f),
+        ifMatch: f.string('--if-match'),
+      });
+    });
 
   records
     .command('delete <type> <id>')
     .alias('rm')
     .description('Delete a record (soft: restore brings it back); asks first, --yes to skip')
     .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
-    .action((type: string, id: string, o: Raw, cmd: Command) =>
+    .action((type: string, id: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
         type,
         id,
-        ifMatch: str(o.ifMatch),
+        ifMatch: flags(o).string('--if-match'),
       }),
     );
 
   records
     .command('restore <type> <id>')
     .description('Restore a deleted record')
-    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+    .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).restoreVerb, { type, id }),
     );
 
   records
     .command('duplicate <type> <id>')
     .description('Copy a record into a new one')
-    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+    .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).duplicateVerb, { type, id }),
     );
 
@@ -235,12 +227,12 @@ Examples:
       'after',
       `\n${TYPES}\n\nExample:\n  $ ws records find contacts email ada@example.com`,
     )
-    .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
+    .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).findVerb, {
         type,
         slug,
         value,
-        listId: str(o.listId),
+        listId: flags(o).string('--list-id'),
       }),
     );
 
@@ -255,13 +247,12 @@ Examples:
       'after',
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records upsert contacts email ada@example.com --set name="Ada Lovelace"`,
     )
-    .action((type: string, slug: string, value: string, o: Raw, cmd: Command) =>
+    .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).upsertVerb, {
         type,
         slug,
         value,
-        set: o.set as string[],
-        data: str(o.data),
+        ...setOptions(flags(o)),
       }),
     );
 
@@ -275,21 +266,22 @@ Examples:
       new Option(
         '--input-format <format>',
         'the format of --file (default: by extension, then content)',
-      ).choices(['csv', 'ndjson', 'json']),
+      ).choices(INPUT_FORMATS),
     )
     .addHelpText(
       'after',
       `\n${TYPES}\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
 Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws records batch-update contacts --file changes.csv --report results.ndjson`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).batchUpdateVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).batchUpdateVerb, {
         type,
-        file: str(o.file),
-        inputFormat: str(o.inputFormat) as 'csv' | 'ndjson' | 'json' | undefined,
-        ...batchOptions(o),
-      }),
-    );
+        file: f.string('--file'),
+        inputFormat: f.choice('--input-format', INPUT_FORMATS),
+        ...batchOptions(f),
+      });
+    });
 
   batchFlags(
     records
@@ -303,14 +295,15 @@ Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws r
       'after',
       `\n${TYPES}\n\nExample:\n  $ ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts --file - --yes`,
     )
-    .action((type: string, ids: string[], o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
+    .action((type: string, ids: string[], o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
         type,
         ids,
-        file: str(o.file),
-        ...batchOptions(o),
-      }),
-    );
+        file: f.string('--file'),
+        ...batchOptions(f),
+      });
+    });
 
   readFlags(
     records
@@ -328,14 +321,15 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 Example:
   $ ws records export deals --where stage=won --output won.csv`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         type,
-        ...readOptions(o),
-        output: str(o.output),
-        raw: o.raw === true,
-      }),
-    );
+        ...readOptions(f),
+        output: f.string('--output'),
+        raw: f.boolean('--raw'),
+      });
+    });
 
   records
     .command('edit <type> <id>')
@@ -345,15 +339,19 @@ Example:
       'after',
       `\n${TYPES}\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.`,
     )
-    .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).editVerb, { type, id, from: str(o.from) }),
+    .action((type: string, id: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).editVerb, {
+        type,
+        id,
+        from: flags(o).string('--from'),
+      }),
     );
 
   const grant = records.command('grant').description('Who may see a deal or an action');
   grant
     .command('get <type> <id>')
     .description('Show the grant of a deal or action')
-    .action((type: string, id: string, _o: Raw, cmd: Command) =>
+    .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).grantVerb, { action: 'get' as const, type, id }),
     );
   grant
@@ -373,16 +371,17 @@ Example:
       'after',
       '\nThe whole grant is replaced.\n\nExample:\n  $ ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
     )
-    .action((type: string, id: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
+    .action((type: string, id: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
         action: 'set' as const,
         type,
         id,
-        user: o.user as string[],
-        team: o.team as string[],
-        group: o.group as string[],
-        shareLevel: str(o.shareLevel),
-        data: str(o.data),
-      }),
-    );
+        user: f.list('--user'),
+        team: f.list('--team'),
+        group: f.list('--group'),
+        shareLevel: f.string('--share-level'),
+        data: f.string('--data'),
+      });
+    });
 }

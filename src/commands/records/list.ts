@@ -4,7 +4,7 @@
 import type { Deps } from '../../factory.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { planRead, type ReadFlags, type ReadState, readPages, selectedSlugs } from './read.ts';
-import { plural, type Row, recordType, rowColumns, tableSlugs, withClient } from './shared.ts';
+import { plural, type Row, recordType, rowColumns, tableSlugs } from './shared.ts';
 
 export interface ListOptions extends ReadFlags {
   type: string;
@@ -41,17 +41,16 @@ export async function listRecordsCommand(
   });
   const state: ReadState = { hasMore: false, requests: 0 };
   let total: number | undefined;
-  await withClient(deps, async (client) => {
-    for await (const page of readPages(
-      client,
-      plan,
-      { limit: opts.limit, all: opts.all, total: opts.total, signal: deps.signal },
-      state,
-    )) {
-      total ??= page.total;
-      await writer.write(page.rows);
-    }
-  });
+  const client = await deps.client();
+  for await (const page of readPages(
+    client,
+    plan,
+    { limit: opts.limit, all: opts.all, total: opts.total, signal: deps.signal },
+    state,
+  )) {
+    total ??= page.total;
+    await writer.write(page.rows);
+  }
   await writer.end();
   const shown = writer.count;
   if (opts.total && total !== undefined) {

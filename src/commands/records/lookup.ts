@@ -2,10 +2,11 @@
 // VALUE typed by it (a select option by display value becomes its slug), and the 404/409
 // answers explained.
 
-import { findDefinition } from '../../api/definitions.ts';
 import type { RecordType } from '../../api/object-types.ts';
 import { ApiError, ConflictError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { findDefinition } from '../../schema/definitions.ts';
+import { shellWord } from '../../util/shell.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { definitions, type PropertyDefinition } from './shared.ts';
 
@@ -60,9 +61,4 @@ export function lookupError(
     );
   }
   return err;
-}
-
-/** A word as a POSIX shell reads it back: quoted unless plain. */
-export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

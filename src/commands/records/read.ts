@@ -11,7 +11,9 @@ import { buildFilter } from '../../query/filter.ts';
 import { parseSelect } from '../../query/select.ts';
 import { formatSort, parseSort, type SortEntry } from '../../query/sort.ts';
 import type { Filter } from '../../query/where.ts';
-import { definitions, type PropertyDefinition, type Row, readJsonArg } from './shared.ts';
+import { isPlainObject } from '../../util/guards.ts';
+import { readJsonArg } from '../common/input.ts';
+import { definitions, type PropertyDefinition, type Row } from './shared.ts';
 
 /** The flags of every verb that reads many records. */
 export interface ReadFlags {
@@ -49,16 +51,15 @@ function hasFilter(flags: ReadFlags): boolean {
 
 async function readBody(spec: string, deps: Deps): Promise<QueryBody> {
   const body = await readJsonArg(spec, deps, '--body');
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isPlainObject(body)) {
     throw new UsageError(
       '--body must be a JSON object: a query body like {"query":{"select":["name"],"filter":[…]}}.',
     );
   }
-  const b = body as Record<string, unknown>;
-  const q = b['query'];
-  if (q !== undefined && (q === null || typeof q !== 'object' || Array.isArray(q)))
+  const q = body['query'];
+  if (q !== undefined && !isPlainObject(q))
     throw new UsageError('--body: "query" must be an object.');
-  return { ...b, query: { select: [], ...(q as object | undefined) } } as QueryBody;
+  return { ...body, query: { select: [], ...q } } as QueryBody;
 }
 
 /**

@@ -1,17 +1,21 @@
 // What the records verbs share: the object type and id arguments, typed values from
 // --set and --data, and how a record is shown.
 import type { ApiClient } from '../../api/client.ts';
-import { definitionsFor, findDefinition, type PropertyDefinition } from '../../api/definitions.ts';
 import { objectType, type RecordType } from '../../api/object-types.ts';
 import type { RecordAnswer, RecordWrite } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
+import {
+  definitionsFor,
+  findDefinition,
+  type PropertyDefinition,
+} from '../../schema/definitions.ts';
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
 import { toWriteForm } from '../../values/write-form.ts';
-import { readInput } from './input.ts';
+import { readJsonArg } from '../common/input.ts';
 
 export type { PropertyDefinition };
 
@@ -38,20 +42,6 @@ export function recordId(value: string, what = 'record id'): string {
   return id.toLowerCase();
 }
 
-/** Run `fn` with the API client, closing its connections afterwards. */
-export async function withClient<T>(
-  deps: Deps,
-  fn: (client: ApiClient) => Promise<T>,
-  options?: { pooled?: boolean },
-): Promise<T> {
-  const client = await deps.client(options);
-  try {
-    return await fn(client);
-  } finally {
-    await client.close();
-  }
-}
-
 /** The property definitions of a record type (from the 5-minute cache when fresh). */
 export function definitions(
   deps: Deps,
@@ -59,24 +49,6 @@ export function definitions(
   listId?: string | undefined,
 ): Promise<PropertyDefinition[]> {
   return definitionsFor(deps, type, { listId });
-}
-
-/**
- * Read `JSON`, `@FILE` or `-` (stdin) as JSON. `flag` names the source in messages.
- */
-export async function readJsonArg(spec: string, deps: Deps, flag: string): Promise<unknown> {
-  const fromFile = spec === '-' || spec.startsWith('@');
-  const input = fromFile
-    ? await readInput(spec === '-' ? spec : spec.slice(1), deps, flag)
-    : { text: spec, source: flag };
-  try {
-    return JSON.parse(input.text);
-  } catch (e) {
-    throw new UsageError(
-      `${input.source} is not valid JSON: ${(e as Error).message}.`,
-      `Give JSON inline, @FILE to read a file, or - for stdin, e.g. ${flag} '{"name":"Ada"}'.`,
-    );
-  }
 }
 
 /** `--data`: the raw `default` map, sent as given. */
@@ -271,9 +243,7 @@ export async function recordVerb(
 ): Promise<void> {
   const type = recordType(opts.type);
   const id = recordId(opts.id);
-  const answer = await withClient(deps, (client) =>
-    call(client, type, id, { signal: deps.signal }),
-  );
+  const answer = await call(await deps.client(), type, id, { signal: deps.signal });
   deps.io.success(done(type, id, answer));
   await printRecord(deps, answer);
 }

@@ -2,10 +2,10 @@
 // Every value is checked against the property definitions before anything is sent, and
 // the problems are reported together with where they are (line, column).
 
-import { findDefinition } from '../../api/definitions.ts';
 import type { RecordType } from '../../api/object-types.ts';
 import type { BatchUpdateItem } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
+import { findDefinition } from '../../schema/definitions.ts';
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { unneutralise } from '../../values/write-form.ts';

@@ -4,7 +4,7 @@ import { updateRecord } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { preconditionFailed } from './if-match.ts';
-import { buildWrite, printRecord, recordId, recordType, withClient } from './shared.ts';
+import { buildWrite, printRecord, recordId, recordType } from './shared.ts';
 
 export interface UpdateOptions {
   type: string;
@@ -24,13 +24,13 @@ export async function run(opts: UpdateOptions, deps: Deps): Promise<void> {
     );
   }
   const body = await buildWrite(opts, deps, type);
-  const answer = await withClient(deps, (client) =>
-    updateRecord(client, type, id, body, { ifMatch: opts.ifMatch, signal: deps.signal }).catch(
-      (err: unknown) => {
-        throw preconditionFailed(err, type, id, 'update');
-      },
-    ),
-  );
+  const client = await deps.client();
+  const answer = await updateRecord(client, type, id, body, {
+    ifMatch: opts.ifMatch,
+    signal: deps.signal,
+  }).catch((err: unknown) => {
+    throw preconditionFailed(err, type, id, 'update');
+  });
   deps.io.success(`Updated ${type} ${id}.`);
   await printRecord(deps, answer);
 }

@@ -3,7 +3,7 @@
 import { upsertRecordByValue } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { lookupError, resolveLookup } from './lookup.ts';
-import { buildWrite, printRecord, recordType, withClient } from './shared.ts';
+import { buildWrite, printRecord, recordType } from './shared.ts';
 
 export interface UpsertOptions {
   type: string;
@@ -17,13 +17,12 @@ export async function run(opts: UpsertOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const lookup = await resolveLookup(deps, type, opts.slug, opts.value);
   const body = await buildWrite(opts, deps, type);
-  const answer = await withClient(deps, (client) =>
-    upsertRecordByValue(client, type, lookup.slug, lookup.value, body, {
-      signal: deps.signal,
-    }).catch((err: unknown) => {
-      throw lookupError(err, type, lookup, 'upsert');
-    }),
-  );
+  const client = await deps.client();
+  const answer = await upsertRecordByValue(client, type, lookup.slug, lookup.value, body, {
+    signal: deps.signal,
+  }).catch((err: unknown) => {
+    throw lookupError(err, type, lookup, 'upsert');
+  });
   deps.io.success(
     `${answer.created ? 'Created' : 'Updated'} ${type} ${answer.record.id} (${lookup.slug} = ${JSON.stringify(lookup.value)}).`,
   );

@@ -1,6 +1,8 @@
-import { type Command, type CommandContext, intFlag } from '../../command.ts';
+// `ws sandbox …`: the flags of each verb, read into its options.
+import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { isUuid } from '../../util/guards.ts';
+import { flags, givenArgs, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -57,63 +59,43 @@ Examples:
   $ ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}
   $ ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts`,
     )
-    .action((o: Record<string, string | boolean | undefined>, cmd: Command) => {
-      if (o.seed !== undefined && o.seed !== 'demo')
-        throw new UsageError(`Unknown seed "${o.seed}".`, 'The seed available is "demo".');
-      const teamId = o.teamId as string | undefined;
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      const seed = f.string('--seed');
+      if (seed !== undefined && seed !== 'demo')
+        throw new UsageError(`Unknown seed "${seed}".`, 'The seed available is "demo".');
+      const teamId = f.string('--team-id');
       if (teamId !== undefined && !isUuid(teamId)) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
       }
       return ctx.invoke(cmd, async () => (await verbs()).startVerb, {
-        host: o.host as string,
-        port: intFlag('--port', o.port as string, 0, 65535)!,
-        apiKey: o.apiKey as string | undefined,
+        host: f.string('--host')!,
+        port: f.integer('--port', 0, 65535)!,
+        apiKey: f.string('--api-key'),
         teamId,
-        data: o.data as string | undefined,
-        seed: o.seed as 'demo' | undefined,
-        latency: intFlag('--latency', o.latency as string, 0, 600_000)!,
-        failRate: probability('--fail-rate', o.failRate as string | undefined),
-        failAfterCommit: probability(
-          '--fail-after-commit',
-          o.failAfterCommit as string | undefined,
-        ),
-        rateLimit: intFlag('--rate-limit', o.rateLimit as string | undefined, 0, 100_000) ?? 0,
-        profile: o.profile !== false,
-        detach: o.detach === true,
-        argv: rawArgs(cmd),
+        data: f.string('--data'),
+        seed,
+        latency: f.integer('--latency', 0, 600_000)!,
+        failRate: probability('--fail-rate', f.string('--fail-rate')),
+        failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
+        rateLimit: f.integer('--rate-limit', 0, 100_000) ?? 0,
+        profile: f.toggle('--profile') !== false,
+        detach: f.boolean('--detach'),
+        argv: givenArgs(cmd),
       });
     });
 
   sandbox
     .command('status')
     .description('Show the detached sandbox (exit 4 when none is running)')
-    .action((_o: unknown, cmd: Command) =>
+    .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
     );
 
   sandbox
     .command('stop')
     .description('Stop the detached sandbox (it saves its --data file first)')
-    .action((_o: unknown, cmd: Command) =>
+    .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).stopVerb, {}),
     );
-}
-
-/** The options given to `sandbox start`, to pass on to a detached copy. */
-function rawArgs(cmd: Command): string[] {
-  const out: string[] = [];
-  for (const opt of cmd.options) {
-    const name = opt.attributeName();
-    const source = cmd.getOptionValueSource(name);
-    if (source !== 'cli') continue;
-    const value = cmd.getOptionValue(name);
-    if (opt.negate) {
-      if (value === false) out.push(opt.long!);
-    } else if (typeof value === 'boolean') {
-      if (value) out.push(opt.long!);
-    } else if (value !== undefined) {
-      out.push(opt.long!, String(value));
-    }
-  }
-  return out;
 }

@@ -1,5 +1,7 @@
-import { type Command, type CommandContext, collect, intFlag, Option } from '../../command.ts';
-import { UsageError } from '../../errors.ts';
+// `ws views …`: the flags of each verb, read into its options.
+import { type Command, type CommandContext, Option } from '../../command.ts';
+import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
+import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { VIEW_KINDS } from './kinds.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -20,11 +22,6 @@ Filters (--where, repeatable; entries combine with AND, or OR with --or):
   mean the text "true". Select values may be option slugs or display names.
   --filter-json takes the API's array as is; with --where too, its entries come first.
   Quote expressions in a shell: --where 'amount>=1000'.`;
-
-type Raw = Record<string, unknown>;
-
-const str = (v: unknown) => v as string | undefined;
-const bool = (v: unknown) => (v === undefined ? undefined : v === true);
 
 /** The flags create and update share: what the view shows. */
 function specFlags(cmd: Command, verb: 'create' | 'update'): Command {
@@ -63,18 +60,18 @@ function specFlags(cmd: Command, verb: 'create' | 'update'): Command {
     .option('--icon <icon>', 'icon of the view');
 }
 
-function specOptions(o: Raw) {
+function specOptions(f: Flags) {
   return {
-    viewType: str(o.type),
-    select: str(o.select),
-    where: (o.where as string[] | undefined) ?? [],
-    filterJson: str(o.filterJson),
-    or: o.or === true,
-    sort: str(o.sort),
-    groupBy: str(o.groupBy),
-    groupHideEmpty: bool(o.groupHideEmpty),
-    listId: str(o.listId),
-    icon: str(o.icon),
+    viewType: f.string('--type'),
+    select: f.string('--select'),
+    where: f.list('--where'),
+    filterJson: f.string('--filter-json'),
+    or: f.boolean('--or'),
+    sort: f.string('--sort'),
+    groupBy: f.string('--group-by'),
+    groupHideEmpty: f.toggle('--group-hide-empty'),
+    listId: f.string('--list-id'),
+    icon: f.string('--icon'),
   };
 }
 
@@ -100,13 +97,14 @@ Examples:
   $ ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount
   $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
         type,
-        name: str(o.name),
-        ...specOptions(o),
-      }),
-    );
+        name: f.string('--name'),
+        ...specOptions(f),
+      });
+    });
 
   views
     .command('list <type>')
@@ -117,15 +115,18 @@ Examples:
       'after',
       `\n${TYPES}\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
     )
-    .action((type: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, listId: str(o.listId) }),
+    .action((type: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+        type,
+        listId: flags(o).string('--list-id'),
+      }),
     );
 
   views
     .command('get <type> <view>')
     .description('Show a view: what it selects, filters, sorts and groups by')
     .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
-    .action((type: string, view: string, _o: Raw, cmd: Command) =>
+    .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
     );
 
@@ -154,48 +155,47 @@ Examples:
   $ ws views update deal 6f1c…  --name "Bigger deals" --where 'amount>=50000'
   $ ws views update deal Pipeline --select name,amount,owner --clear-sort`,
     )
-    .action((type: string, view: string, o: Raw, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+    .action((type: string, view: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         view,
-        name: str(o.name),
-        ...specOptions(o),
-        and: o.and === true,
-        clearFilter: o.clearFilter === true,
-        clearSort: o.clearSort === true,
-        clearGroupBy: o.clearGroupBy === true,
-      }),
-    );
+        name: f.string('--name'),
+        ...specOptions(f),
+        and: f.boolean('--and'),
+        clearFilter: f.boolean('--clear-filter'),
+        clearSort: f.boolean('--clear-sort'),
+        clearGroupBy: f.boolean('--clear-group-by'),
+      });
+    });
 
-  views
-    .command('show <type> <view>')
-    .description("Run a view: its records as a table of the view's columns")
-    .option('--limit <n>', 'how many records (default 50); pages of 50 are read as needed')
-    .option('--all', 'every record of the view')
+  pageFlags(
+    views
+      .command('show <type> <view>')
+      .description("Run a view: its records as a table of the view's columns"),
+    { one: 'record', many: 'records' },
+    50,
+  )
     .addHelpText(
       'after',
       `\n${TYPES}\n${VIEW_ARG}
 A kanban view is shown one group after another (in the order of the options of its
 group_by property), each with its count. --json prints { view, records, has_more, groups }.`,
     )
-    .action((type: string, view: string, o: Raw, cmd: Command) => {
-      if (o.all === true && o.limit !== undefined) {
-        throw new UsageError('--all and --limit cannot be used together.', 'Pass one of them.');
-      }
-      return ctx.invoke(cmd, async () => (await verbs()).showVerb, {
+    .action((type: string, view: string, o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).showVerb, {
         type,
         view,
-        limit: intFlag('--limit', str(o.limit), 1),
-        all: o.all === true,
-      });
-    });
+        ...pageOptions(flags(o)),
+      }),
+    );
 
   views
     .command('delete <type> <view>')
     .alias('rm')
     .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
     .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
-    .action((type: string, view: string, _o: Raw, cmd: Command) =>
+    .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
     );
 }

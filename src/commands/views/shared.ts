@@ -2,7 +2,6 @@
 // definitions that --where/--select/--sort/--group-by are checked against, the fields a
 // create or update sends, and the columns views are shown with.
 import type { ApiClient } from '../../api/client.ts';
-import { definitionsFor } from '../../api/definitions.ts';
 import { objectType, type ViewType } from '../../api/object-types.ts';
 import { paginate } from '../../api/paginate.ts';
 import { listViews, type View, type ViewFields } from '../../api/views.ts';
@@ -14,6 +13,7 @@ import { parseSelect } from '../../query/select.ts';
 import { checkPath, type PropertyDefinition, type SlugContext } from '../../query/slugs.ts';
 import { formatSort, parseSort } from '../../query/sort.ts';
 import { formatWhere } from '../../query/where.ts';
+import { definitionsFor } from '../../schema/definitions.ts';
 import { isUuid } from '../../util/guards.ts';
 
 export { VIEW_KINDS } from './kinds.ts';

@@ -1,7 +1,7 @@
-import { fetchDefinitions, findDefinition } from '../../../api/definitions.ts';
 import { objectType } from '../../../api/object-types.ts';
 import type { Deps } from '../../../factory.ts';
 import { renderRows } from '../../../output/render.ts';
+import { fetchDefinitions, findDefinition } from '../../../schema/definitions.ts';
 import { optionColumns, requireSelect } from '../shared.ts';
 
 export interface OptionsListOptions {

@@ -1,9 +1,9 @@
-import { resolveDefinition } from '../../../api/definitions.ts';
 import { objectType } from '../../../api/object-types.ts';
 import { type OptionPatch, updateOption } from '../../../api/props.ts';
 import { UsageError } from '../../../errors.ts';
 import type { Deps } from '../../../factory.ts';
 import { renderObject } from '../../../output/render.ts';
+import { resolveDefinition } from '../../../schema/definitions.ts';
 import {
   changeDefinitions,
   hintOnConflict,

@@ -1,0 +1,206 @@
+// Sending the rows of an import once its columns are planned: the checkpoint that --resume
+// reads, the failed-rows and results files, the progress line, the ledger of jobs, and the
+// engine that types the rows and sends them in chunks. What it did comes back for the
+// summary (summary.ts).
+import { setMaxListeners } from 'node:events';
+import { existsSync } from 'node:fs';
+import type { ImportOptions } from '../api/imports.ts';
+import type { RecordType } from '../api/object-types.ts';
+import { UsageError } from '../errors.ts';
+import type { Deps } from '../factory.ts';
+import { monotonicMs } from '../util/time.ts';
+import { type EngineReport, ImportEngine } from './engine.ts';
+import type { InputSource } from './input.ts';
+import { fingerprint, keyFingerprint, type RunningHash } from './keys.ts';
+import type { ColumnPlan } from './mapping.ts';
+import { openRunFiles } from './outputs.ts';
+import { startTicker } from './progress.ts';
+import { type CsvEvent, type HeaderEvent, rowSplitter } from './reader.ts';
+import { jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
+import type { ImportEnd } from './summary.ts';
+import type { DateOrder } from './typing.ts';
+
+/** The flags that decide how the rows are sent (`ws import`'s options have them). */
+export interface SendFlags {
+  /** The input as typed, for messages. */
+  file: string;
+  emptyAsNull: boolean;
+  arraySep: string;
+  dateOrder: DateOrder | undefined;
+  chunkSize: number;
+  concurrency: number;
+  strict: boolean;
+  dryRun: boolean;
+  wait: boolean;
+  resume: boolean;
+  failedFile: string | undefined;
+  results: string | undefined;
+  /** The command as typed, for the resume hint. */
+  command: string;
+}
+
+/** What was read and decided before the first row is sent. */
+export interface SendPlan {
+  objectType: RecordType;
+  source: InputSource;
+  /** The events after `first`, read as the engine asks for them. */
+  events: AsyncIterator<CsvEvent[]>;
+  header: HeaderEvent;
+  first: CsvEvent[];
+  /** The hash of the input read so far (up to the header). */
+  hash: RunningHash;
+  delimiter: string;
+  columns: readonly ColumnPlan[];
+  apiOptions: ImportOptions | undefined;
+  /** When the import started (monotonicMs), for the rate. */
+  started: number;
+}
+
+export type SendOutcome = Pick<
+  ImportEnd,
+  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand'
+>;
+
+/** Send the rows (or, with dryRun, check them) and say how it went. */
+export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Promise<SendOutcome> {
+  const { io } = deps;
+  const { source, header } = plan;
+  const optionsFingerprint = fingerprint({
+    type: plan.objectType,
+    columns: plan.columns.map((c) => [c.header, c.def?.slug ?? null]),
+    apiOptions: plan.apiOptions,
+    emptyAsNull: flags.emptyAsNull,
+    arraySep: flags.arraySep,
+    dateOrder: flags.dateOrder,
+    chunkSize: flags.chunkSize,
+    delimiter: plan.delimiter,
+    encoding: source.encoding(),
+  });
+  const now = deps.clock.now();
+  const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
+  const creds = flags.dryRun ? undefined : await deps.credentials();
+  const { checkpoint, resume } =
+    creds && flags.wait
+      ? openCheckpoint(
+          deps.env,
+          io,
+          {
+            source: source.path ?? `stdin:${deps.cwd}`,
+            file: flags.file,
+            objectType: plan.objectType,
+            baseUrl: creds.baseUrl,
+            teamId: creds.teamId,
+            fingerprint: optionsFingerprint,
+            chunkSize: flags.chunkSize,
+            firstLine: header.line + 1,
+            now,
+          },
+          flags.resume,
+        )
+      : { checkpoint: undefined, resume: undefined };
+  const files = openRunFiles({
+    input: source.path,
+    failedFile: flags.failedFile,
+    results: flags.results,
+    resume,
+    headers: header.fields,
+    delimiter: plan.delimiter,
+    now,
+    cwd: deps.cwd,
+  });
+  if (checkpoint) {
+    checkpoint.base.failed_file = files.failedPath;
+    checkpoint.base.results_file = files.resultsPath;
+    if (!resume) writeCheckpoint(checkpoint.path, checkpoint.base);
+  }
+
+  const requests = new AbortController();
+  // Each chunk in flight listens to it (its request, its wait before the next poll, the
+  // rate limiter): above Node's default of 10 listeners it would print a leak warning.
+  setMaxListeners(flags.concurrency * 3 + 10, requests.signal);
+  const progress = await io.progress(
+    flags.dryRun ? `Checking ${source.label}…` : `Importing ${source.label}…`,
+  );
+  let engine: ImportEngine | undefined;
+  const ticker = startTicker(progress, () =>
+    engine === undefined
+      ? undefined
+      : {
+          label: source.label,
+          read: engine.counts.read,
+          sent: engine.counts.sent,
+          processed: engine.processedCount,
+          failed: engine.counts.failed,
+          elapsedMs: monotonicMs() - plan.started,
+          bytesRead: source.bytesRead(),
+          size: source.size,
+          dryRun: flags.dryRun,
+        },
+  );
+  engine = new ImportEngine({
+    objectType: plan.objectType,
+    client,
+    events: plan.events,
+    first: plan.first,
+    hash: plan.hash,
+    splitRow: await rowSplitter(plan.delimiter, header.fields.length),
+    columns: plan.columns,
+    typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
+    emptyAsNull: flags.emptyAsNull,
+    apiOptions: plan.apiOptions,
+    chunkSize: flags.chunkSize,
+    concurrency: flags.concurrency,
+    strict: flags.strict,
+    dryRun: flags.dryRun,
+    wait: flags.wait,
+    keyFingerprint: keyFingerprint(optionsFingerprint, plan.columns),
+    firstLine: header.line + 1,
+    stop: deps.signal,
+    requestSignal: requests.signal,
+    failed: files.failed,
+    results: files.results,
+    checkpoint,
+    resume,
+    ...(creds
+      ? {
+          onJob: jobLedger(deps.env, () => deps.clock.now(), {
+            object_type: plan.objectType,
+            file: source.path ?? '-',
+            base_url: creds.baseUrl,
+            team_id: creds.teamId,
+          }),
+        }
+      : {}),
+    onStopping: (inFlight) => {
+      ticker.stop();
+      io.warn(
+        inFlight > 0
+          ? `Stopping: waiting for ${inFlight} chunk${inFlight === 1 ? '' : 's'} in flight to finish (Ctrl-C again to abandon ${inFlight === 1 ? 'it' : 'them'}).`
+          : 'Stopping.',
+      );
+    },
+  });
+  let report: EngineReport;
+  try {
+    report = await engine.run();
+  } catch (err) {
+    ticker.stop();
+    await files.close();
+    if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
+      io.info(
+        `Stopped after ${engine.counts.read.toLocaleString('en-US')} rows; the rest can be imported with:\n  ${flags.command} --resume`,
+      );
+    }
+    throw err;
+  }
+  ticker.stop();
+  await files.close();
+  files.removeStaleFailedFile();
+  return {
+    report,
+    status: report.interrupted ? 'interrupted' : report.pending > 0 ? 'started' : 'complete',
+    failedFile: files.failedFile.bytes > 0 ? files.failedPath : undefined,
+    resultsFile: files.resultsPath,
+    resumeCommand: report.interrupted ? `${flags.command} --resume` : null,
+  };
+}

@@ -1,0 +1,201 @@
+// ws import: argv in, the options object a verb gets out (the verb itself does not run).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
+
+const LIST = '00000000-0000-4000-8000-000000000001';
+
+/** ws import TYPE FILE with no flag. */
+function defaults(type: string, file: string) {
+  return {
+    type,
+    file,
+    delimiter: undefined,
+    encoding: undefined,
+    map: [],
+    mapFile: undefined,
+    saveMap: undefined,
+    skip: [],
+    ignoreUnknown: false,
+    emptyAsNull: false,
+    arraySep: ';',
+    dateOrder: undefined,
+    dedupeBy: undefined,
+    caseInsensitive: false,
+    listId: undefined,
+    chunkSize: 1000,
+    concurrency: 8,
+    strict: false,
+    dryRun: false,
+    wait: true,
+    resume: false,
+    failedFile: undefined,
+    results: undefined,
+    command: `ws import ${type} ${file}`,
+  };
+}
+
+describe('ws import: parsing', () => {
+  it('TYPE FILE alone: the defaults', async () => {
+    assert.deepEqual(await options(['import', 'contacts', 'people.csv']), {
+      ...defaults('contacts', 'people.csv'),
+    });
+  });
+
+  it('every flag, and the command line that resumes the import', async () => {
+    assert.deepEqual(
+      await options([
+        '--profile',
+        'prod',
+        'import',
+        'contacts',
+        'My People.csv',
+        '--delimiter',
+        'semicolon',
+        '--encoding',
+        'latin1',
+        '--map',
+        'E-mail=email',
+        '--map',
+        'Notes=',
+        '--map-file',
+        'm.json',
+        '--save-map',
+        'out.json',
+        '--skip',
+        'Age',
+        '--ignore-unknown',
+        '--empty-as-null',
+        '--array-sep',
+        '|',
+        '--date-format',
+        'DMY',
+        '--dedupe-by',
+        'email',
+        '--case-insensitive',
+        '--list-id',
+        LIST,
+        '--chunk-size',
+        '500',
+        '--concurrency',
+        '4',
+        '--strict',
+        '--failed-file',
+        'bad.csv',
+        '--results',
+        'r.ndjson',
+        '--resume',
+      ]),
+      {
+        type: 'contacts',
+        file: 'My People.csv',
+        delimiter: ';',
+        encoding: 'latin1',
+        map: [
+          ['E-mail', 'email'],
+          ['Notes', null],
+        ],
+        mapFile: 'm.json',
+        saveMap: 'out.json',
+        skip: ['Age'],
+        ignoreUnknown: true,
+        emptyAsNull: true,
+        arraySep: '|',
+        dateOrder: 'dmy',
+        dedupeBy: 'email',
+        caseInsensitive: true,
+        listId: LIST,
+        chunkSize: 500,
+        concurrency: 4,
+        strict: true,
+        dryRun: false,
+        wait: true,
+        resume: true,
+        failedFile: 'bad.csv',
+        results: 'r.ndjson',
+        command:
+          "ws import contacts 'My People.csv' --profile prod --delimiter semicolon --encoding latin1 " +
+          '--map E-mail=email --map Notes= --map-file m.json --save-map out.json --skip Age ' +
+          "--ignore-unknown --empty-as-null --array-sep '|' --date-format DMY --dedupe-by email " +
+          `--case-insensitive --list-id ${LIST} --chunk-size 500 --concurrency 4 --strict ` +
+          '--failed-file bad.csv --results r.ndjson',
+      },
+    );
+  });
+
+  it('validate and --dry-run check without sending; --no-wait', async () => {
+    assert.deepEqual(await options(['import', 'validate', 'deals', 'deals.csv']), {
+      ...defaults('deals', 'deals.csv'),
+      dryRun: true,
+      command: 'ws import validate deals deals.csv',
+    });
+    assert.deepEqual(await options(['import', 'deals', '-', '--dry-run']), {
+      ...defaults('deals', '-'),
+      dryRun: true,
+      command: 'ws import deals - --dry-run',
+    });
+    assert.deepEqual(await options(['import', 'deals', 'd.csv', '--no-wait']), {
+      ...defaults('deals', 'd.csv'),
+      wait: false,
+      command: 'ws import deals d.csv --no-wait',
+    });
+  });
+
+  it('status and jobs', async () => {
+    assert.deepEqual(await options(['import', 'status', 'job_1']), {
+      job: 'job_1',
+      wait: false,
+      timeoutSeconds: undefined,
+    });
+    assert.deepEqual(await options(['import', 'status', 'job_1', '--wait', '--timeout', '90']), {
+      job: 'job_1',
+      wait: true,
+      timeoutSeconds: 90,
+    });
+    // ws's global --timeout, written before the noun, is also how long --wait waits.
+    assert.deepEqual(await options(['--timeout', '5', 'import', 'status', 'job_1', '--wait']), {
+      job: 'job_1',
+      wait: true,
+      timeoutSeconds: 5,
+    });
+    assert.deepEqual(await options(['import', 'jobs']), { limit: 20 });
+    assert.deepEqual(await options(['import', 'jobs', '--limit', '3']), { limit: 3 });
+  });
+
+  it('usage errors: exit 2 before anything is read or sent', async () => {
+    const cases: [string[], RegExp][] = [
+      [['import', 'contacts'], /ws import needs a file \(or - for stdin\)/],
+      [['import'], /ws import needs an object type and a file/],
+      [
+        ['import', 'c', 'f.csv', '--delimiter', 'ab'],
+        /--delimiter takes one character .* not "ab"/,
+      ],
+      [['import', 'c', 'f.csv', '--date-format', 'ymd'], /--date-format takes dmy .* not "ymd"/],
+      [['import', 'c', 'f.csv', '--list-id', 'L'], /--list-id "L" is not a list id \(a UUID\)/],
+      [['import', 'c', 'f.csv', '--case-insensitive'], /--case-insensitive applies to --dedupe-by/],
+      [['import', 'c', 'f.csv', '--array-sep', ''], /--array-sep cannot be empty/],
+      [
+        ['import', 'c', 'f.csv', '--resume', '--dry-run'],
+        /--resume continues an import; a dry run/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--resume', '--no-wait'],
+        /--resume and --no-wait do not go together/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--chunk-size', '0'],
+        /--chunk-size takes a whole number from 1 to 100000/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--concurrency', '33'],
+        /--concurrency takes a whole number from 1 to 32/,
+      ],
+      [
+        ['import', 'status', 'j', '--wait', '--timeout', '0'],
+        /--timeout takes a positive number of seconds, not "0"/,
+      ],
+      [['import', 'jobs', '--limit', '0'], /--limit takes a whole number at least 1/],
+    ];
+    await assertUsageErrors(cases);
+  });
+});

@@ -1,0 +1,92 @@
+// ws sandbox: argv in, the options object a verb gets out (no sandbox starts).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { assertUsageErrors, options } from '../helpers/parse.ts';
+
+const TEAM = '00000000-0000-4000-8000-00000000000a';
+
+describe('ws sandbox: parsing', () => {
+  it('start: the defaults', async () => {
+    assert.deepEqual(await options(['sandbox', 'start']), {
+      host: '127.0.0.1',
+      port: 4800,
+      apiKey: undefined,
+      teamId: undefined,
+      data: undefined,
+      seed: undefined,
+      latency: 0,
+      failRate: 0,
+      failAfterCommit: 0,
+      rateLimit: 0,
+      profile: true,
+      detach: false,
+      argv: [],
+    });
+  });
+
+  it('start: every flag, and the argv a detached copy is started with', async () => {
+    const given = [
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--api-key',
+      'wsk_test',
+      '--team-id',
+      TEAM,
+      '--data',
+      'state.json',
+      '--seed',
+      'demo',
+      '--latency',
+      '20',
+      '--fail-rate',
+      '0.1',
+      '--fail-after-commit',
+      '0.05',
+      '--rate-limit',
+      '10',
+      '--no-profile',
+      '--detach',
+    ];
+    assert.deepEqual(await options(['sandbox', 'start', ...given]), {
+      host: '0.0.0.0',
+      port: 0,
+      apiKey: 'wsk_test',
+      teamId: TEAM,
+      data: 'state.json',
+      seed: 'demo',
+      latency: 20,
+      failRate: 0.1,
+      failAfterCommit: 0.05,
+      rateLimit: 10,
+      profile: false,
+      detach: true,
+      argv: given,
+    });
+    // Given in another order, a detached copy gets them in the order start defines them.
+    const { argv } = (await options(['sandbox', 'start', '--detach', '--port', '0'])) as {
+      argv: string[];
+    };
+    assert.deepEqual(argv, ['--port', '0', '--detach']);
+  });
+
+  it('status and stop', async () => {
+    assert.deepEqual(await options(['sandbox', 'status']), {});
+    assert.deepEqual(await options(['sandbox', 'stop']), {});
+  });
+
+  it('usage errors: exit 2 before anything starts', async () => {
+    const cases: [string[], RegExp][] = [
+      [['sandbox', 'start', '--seed', 'big'], /Unknown seed "big"/],
+      [['sandbox', 'start', '--team-id', 'T'], /--team-id "T" is not a UUID/],
+      [['sandbox', 'start', '--port', '70000'], /--port takes a whole number from 0 to 65535/],
+      [
+        ['sandbox', 'start', '--fail-rate', '2'],
+        /--fail-rate takes a probability from 0 to 1, not "2"/,
+      ],
+      [['sandbox', 'start', '--latency', '-5'], /--latency takes a whole number from 0 to 600000/],
+    ];
+    await assertUsageErrors(cases);
+  });
+});
