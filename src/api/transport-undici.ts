@@ -2,14 +2,7 @@
 // updates and deletes): undici's connection pool. Loaded only by the commands that ask for
 // it (see transport.ts).
 import type { Dispatcher } from 'undici';
-import {
-  type Answer,
-  type Exchange,
-  flattenHeaders,
-  type Transport,
-  type TransportOptions,
-  transportError,
-} from './transport.ts';
+import * as transport from './transport.ts';
 import { Agent, request } from './undici.ts';
 
 /** undici's codes for what failed, in the names the client reads. */
@@ -21,10 +14,10 @@ const CODES: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: 'ANSWER_TIMEOUT',
 };
 
-export class UndiciTransport implements Transport {
+export class UndiciTransport implements transport.Transport {
   private readonly agent: Dispatcher;
 
-  constructor(opts: TransportOptions) {
+  constructor(opts: transport.TransportOptions) {
     this.agent = new Agent({
       connect: { timeout: opts.connectTimeoutMs },
       headersTimeout: opts.answerTimeoutMs,
@@ -33,7 +26,7 @@ export class UndiciTransport implements Transport {
     });
   }
 
-  async send(x: Exchange): Promise<Answer> {
+  async send(x: transport.Exchange): Promise<transport.Answer> {
     try {
       const res = await request.call(this.agent, {
         origin: x.origin,
@@ -44,12 +37,12 @@ export class UndiciTransport implements Transport {
         ...(x.signal ? { signal: x.signal } : {}),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), text };
+      return { status: res.statusCode, headers: transport.flattenHeaders(res.headers), text };
     } catch (err) {
       const e = err as { code?: string; message?: string };
       const code = e.code !== undefined ? CODES[e.code] : undefined;
       if (code === undefined) throw err;
-      throw Object.assign(transportError(code, e.message ?? code), { cause: err });
+      throw Object.assign(transport.transportError(code, e.message ?? code), { cause: err });
     }
   }
 
