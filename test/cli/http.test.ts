@@ -390,17 +390,7 @@ describe('both transports (node:http for one-shot commands, undici for pooled wo
   for (const pooled of [false, true]) {
     const name = pooled ? 'undici' : 'node:http';
     const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
-      new ApiClient({
-        baseUrl,
-        apiKey: 'wsk_k_000000000000',
-        teamId: t.sandbox.teamId,
-        io: testIO().io,
-        limiter: new RateLimiter(0),
-        backoffBaseMs: 1,
-        backoffCapMs: 5,
-        pooled,
-        ...extra,
-      });
+      client({ baseUrl, apiKey: 'wsk_k_000000000000', pooled, ...extra });
 
     it(`${name}: an answer, its headers and its JSON body`, async () => {
       const c = make(t.sandbox.url, { apiKey: t.sandbox.apiKey });
