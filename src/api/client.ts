@@ -9,6 +9,7 @@ import { reason, toApiError } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
 export { RateLimiter } from './ratelimit.ts';
+export { limiterFile, readLimiterFile, writeLimiterFile } from './ratelimit-file.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
 import type { Transport } from './transport.ts';

@@ -8,6 +8,11 @@
 //
 // A place is never taken early: after each wait the clock is read again (a timer may fire
 // a little before its time), and callers are served in order.
+//
+// Commands run one after another share the key's budget too: when a command ends, the
+// places still busy are saved (saved(), as wall-clock times) and the next command starts
+// from them (resume()), so a script's second command does not spend its first requests on
+// 429s because the first command used the last second. See ratelimit-file.ts.
 import { monotonicMs, sleep } from '../util/time.ts';
 
 /** Call when the request's answer has arrived (or the request failed); safe to call twice. */
@@ -24,16 +29,22 @@ export class RateLimiter {
   private released: (() => void) | undefined;
 
   private readonly now: () => number;
+  private readonly wallNow: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private taken = false;
 
   constructor(
     readonly perSecond: number,
     clock: {
+      /** A monotonic clock in ms. */
       now?: () => number;
+      /** The wall clock in ms (Date.now), for saved() and resume(). */
+      wallNow?: () => number;
       sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
     } = {},
   ) {
     this.now = clock.now ?? monotonicMs;
+    this.wallNow = clock.wallNow ?? Date.now;
     this.sleep = clock.sleep ?? sleep;
     // N places over one second; a rate below 1 (0.5 a second) is one place over 2 s.
     const places = perSecond > 0 ? Math.max(1, Math.floor(perSecond)) : 0;
@@ -63,6 +74,7 @@ export class RateLimiter {
       const t = this.now();
       if (at <= t) {
         this.freeAt[place] = Number.POSITIVE_INFINITY;
+        this.taken = true;
         let given = false;
         return () => {
           if (given) return;
@@ -76,6 +88,42 @@ export class RateLimiter {
       if (at === Number.POSITIVE_INFINITY) await this.nextRelease(signal);
       else await this.sleep(at - t, signal);
     }
+  }
+
+  /** True once a request of this process took a place. */
+  get used(): boolean {
+    return this.taken;
+  }
+
+  /**
+   * When the places still busy will be free, as wall-clock times (ms since the epoch), for
+   * the next command with the same key. A request still in flight counts as answered now.
+   */
+  saved(): number[] {
+    const t = this.now();
+    const wall = this.wallNow();
+    return this.freeAt
+      .map((at) => (at === Number.POSITIVE_INFINITY ? t + this.windowMs : at))
+      .filter((at) => at > t)
+      .map((at) => Math.ceil(wall + (at - t)));
+  }
+
+  /** Start from the places an earlier command left busy (wall-clock times from saved()). */
+  resume(times: readonly number[]): void {
+    const t = this.now();
+    const wall = this.wallNow();
+    const ahead = times
+      .filter((at) => Number.isFinite(at) && at > wall)
+      // Never further ahead than one window: a clock set back must not stall ws.
+      .map((at) => t + Math.min(at - wall, this.windowMs))
+      .sort((a, b) => b - a)
+      .slice(0, this.freeAt.length);
+    // The latest times go to the places that are free soonest.
+    const order = this.freeAt.map((at, i) => [at, i] as const).sort((a, b) => a[0] - b[0]);
+    ahead.forEach((at, k) => {
+      const i = order[k]![1];
+      this.freeAt[i] = Math.max(this.freeAt[i]!, at);
+    });
   }
 
   private nextRelease(signal?: AbortSignal): Promise<void> {
