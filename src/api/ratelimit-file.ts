@@ -4,16 +4,7 @@
 // key). A file that cannot be read or written only costs what it saves: nothing fails.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** FNV-1a, 32 bits, as 8 hex digits: a short stable file name, not a secret. */
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
+import { fnv1a } from '../util/hash.ts';
 
 export function limiterFile(
   configDir: string,

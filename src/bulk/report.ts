@@ -1,6 +1,7 @@
 // Reporting the results of a bulk run: every result as NDJSON in a file (`--report`), and
 // the failed items as a short table for people on stderr.
-import { open } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.ts';
 import type { ItemResult } from './chunks.ts';
 
@@ -16,9 +17,9 @@ export function reportLine(r: ItemResult): string {
 
 /** Write every result to `path` as NDJSON (created or replaced). */
 export async function writeReport(path: string, results: readonly ItemResult[]): Promise<void> {
-  let file: Awaited<ReturnType<typeof open>>;
+  let file: FileHandle;
   try {
-    file = await open(path, 'w', 0o600);
+    file = await fs.open(path, 'w', 0o600);
   } catch (e) {
     throw new UsageError(`Cannot write the report to ${path}: ${(e as Error).message}.`);
   }
@@ -39,9 +40,9 @@ export async function writeReport(path: string, results: readonly ItemResult[]):
 
 /** Check early that a report can be written there, so a long run does not end in vain. */
 export async function checkReportPath(path: string): Promise<void> {
-  let file: Awaited<ReturnType<typeof open>>;
+  let file: FileHandle;
   try {
-    file = await open(path, 'a', 0o600);
+    file = await fs.open(path, 'a', 0o600);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const why = err.code === 'ENOENT' ? 'its directory does not exist' : err.message;

@@ -9,13 +9,13 @@
 // - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
 // - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
 //   written only costs a request next time.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectType as normalizeType } from '../api/object-types.ts';
 import { bySlug, type PropertyDefinition } from '../api/props.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
+import { fnv1a } from '../util/hash.ts';
 
 /** How long cached definitions are used: 5 minutes. */
 export const DEFINITIONS_TTL_MS = 5 * 60_000;
@@ -53,10 +53,8 @@ function cacheDisabled(deps: Deps): boolean {
 async function place(deps: Deps): Promise<Place> {
   const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
   const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
-  const hash = createHash('sha256')
-    .update(`${baseUrl}\n${creds.teamId}`)
-    .digest('hex')
-    .slice(0, 24);
+  // The file says whose it is (base_url, team_id): the name only has to spread teams out.
+  const hash = fnv1a(`${baseUrl}\n${creds.teamId}`);
   return {
     file: join(store.dir, 'cache', `definitions-${hash}.json`),
     baseUrl,
@@ -64,9 +62,11 @@ async function place(deps: Deps): Promise<Place> {
   };
 }
 
+// The file is small and read once per command: read and written with node:fs's synchronous
+// calls (node:fs/promises would load about ten more modules on every command that reads it).
 async function readCache(p: Place): Promise<CacheFile | undefined> {
   try {
-    const data = JSON.parse(await readFile(p.file, 'utf8')) as CacheFile;
+    const data = JSON.parse(readFileSync(p.file, 'utf8')) as CacheFile;
     if (
       data?.format !== FORMAT ||
       data.version !== VERSION ||
@@ -85,14 +85,18 @@ async function readCache(p: Place): Promise<CacheFile | undefined> {
 
 async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
   const dir = join(p.file, '..');
-  const tmp = `${p.file}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${p.file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, JSON.stringify(data), { mode: 0o600 });
-    await rename(tmp, p.file);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
+    renameSync(tmp, p.file);
   } catch (err) {
     deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
-    await rm(tmp, { force: true }).catch(() => {});
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing more to do.
+    }
   }
 }
 
@@ -151,7 +155,11 @@ export async function invalidateDefinitions(deps: Deps, objectType?: string): Pr
   if (cacheDisabled(deps)) return;
   const p = await place(deps);
   if (objectType === undefined) {
-    await rm(p.file, { force: true }).catch(() => {});
+    try {
+      rmSync(p.file, { force: true });
+    } catch {
+      // Not removable: it expires in 5 minutes anyway.
+    }
     return;
   }
   const type = normalizeType(objectType, 'property');

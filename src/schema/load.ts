@@ -1,6 +1,6 @@
 // What export, diff and apply share: reading a schema file, and the workspace's
 // definitions of every object type (one request, which also refreshes the cache).
-import { readFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { listAllProperties, type PropertyDefinition } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
@@ -15,7 +15,7 @@ export async function readSchemaFile(deps: Deps, file: string): Promise<Schema> 
     text = await readAll(deps.io.stdin, 'The schema on stdin');
   } else {
     try {
-      text = await readFile(file, 'utf8');
+      text = await fs.readFile(file, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new UsageError(

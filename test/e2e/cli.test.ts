@@ -345,6 +345,24 @@ main(${JSON.stringify(args)}).then((code) => {
         assert.ok(!auth.has(m), `ws auth status loads ${m}`);
       const undici = auth.files.filter((f) => /transport-undici|\.wasm$/.test(f));
       assert.deepEqual(undici, [], 'ws auth status loads undici');
+      // A page of records loads no more: the
+      // records verbs' file, cache and editor code reach for node:fs/promises, node:crypto
+      // and node:child_process only when they run.
+      const list = loaded(['records', 'list', 'contacts', '--limit', '5', '--json'], {
+        WS_BASE_URL: ready.url,
+        WS_TEAM_ID: ready.team_id,
+        WS_API_KEY: ready.api_key,
+      });
+      for (const m of [
+        'fs/promises',
+        'crypto',
+        'child_process',
+        'readline',
+        'tls',
+        'assert',
+        'tty',
+      ])
+        assert.ok(!list.has(m), `ws records list loads ${m}`);
       // ... where the status text is still there when one is shown.
       const head = spawnSync(process.execPath, [BIN, 'api', 'GET', '/v2/nowhere', '-i'], {
         env: {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import type { ApiResponse } from '../../api/client.ts';
 import { reason } from '../../api/errors.ts';
 import { type PageOf, paginate } from '../../api/paginate.ts';
@@ -87,7 +87,7 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
     rawBody =
       opts.input === '-'
         ? await readAll(deps.io.stdin, 'The request body on stdin')
-        : await readFile(opts.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
+        : await fs.readFile(opts.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
             throw new UsageError(
               `Cannot read --input ${opts.input}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`,
             );

@@ -1,6 +1,6 @@
 // Reading what a flag names: a file or stdin (`--file F|-`), and JSON or YAML given inline,
 // as @FILE or as - for stdin (`--data`, `--body`). Messages name the flag and the source.
-import { readFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readAll } from '../../io/stdin.ts';
@@ -29,7 +29,7 @@ export async function readInput(spec: string, deps: Deps, flag: string): Promise
       path: undefined,
     };
   }
-  const text = await readFile(spec, 'utf8').catch((e: NodeJS.ErrnoException) => {
+  const text = await fs.readFile(spec, 'utf8').catch((e: NodeJS.ErrnoException) => {
     throw new UsageError(
       `Cannot read ${flag} ${spec}: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message}.`,
     );

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { promises as fs } from 'node:fs';
 import { objectType } from '../../api/object-types.ts';
 import { isSharedDefault, type PropertyDefinition } from '../../api/props.ts';
 import { UsageError, WsError } from '../../errors.ts';
@@ -68,7 +68,7 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
     return;
   }
   try {
-    await writeFile(opts.output, text);
+    await fs.writeFile(opts.output, text);
   } catch (err) {
     throw new WsError(`Cannot write ${opts.output}: ${(err as Error).message}`);
   }

@@ -2,8 +2,9 @@
 // sent with If-Match. When the record changed meanwhile (412), the edits are kept in the
 // file on top of the record's current values, what changed on the server is listed, and
 // the command to go on is printed.
-import { spawn } from 'node:child_process';
-import { access, readFile, rm, writeFile } from 'node:fs/promises';
+// node:fs's promises (and node:child_process, below) load when the edit runs, not when the
+// records verbs load for `ws records list`.
+import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { RecordType } from '../../api/object-types.ts';
@@ -49,7 +50,7 @@ const KEPT = /^ws-edit-.*\.yaml$/;
 async function freshPath(type: RecordType, id: string): Promise<string> {
   for (let n = 1; ; n++) {
     const path = join(tmpdir(), `ws-edit-${type}-${id}${n === 1 ? '' : `-${n}`}.yaml`);
-    const taken = await access(path).then(
+    const taken = await fs.access(path).then(
       () => true,
       () => false,
     );
@@ -91,7 +92,8 @@ export async function renderYaml(
   return doc.toString({ lineWidth: 0 });
 }
 
-function runEditor(command: string, file: string, signal: AbortSignal): Promise<void> {
+async function runEditor(command: string, file: string, signal: AbortSignal): Promise<void> {
+  const { spawn } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(`${command} ${shellWord(file)}`, { shell: true, stdio: 'inherit', signal });
     child.on('error', (e) => reject(e));
@@ -110,7 +112,7 @@ function runEditor(command: string, file: string, signal: AbortSignal): Promise<
 
 /** The edited values, or a usage error that keeps the file and says how to go on. */
 async function readEdited(file: string, retry: string): Promise<Values | undefined> {
-  const text = await readFile(file, 'utf8');
+  const text = await fs.readFile(file, 'utf8');
   if (text.split('\n').every((l) => l.trim() === '' || l.trim().startsWith('#'))) return undefined;
   const YAML = await loadYaml();
   let parsed: unknown;
@@ -156,14 +158,14 @@ export async function run(opts: EditOptions, deps: Deps): Promise<void> {
   const file = opts.from ?? (await freshPath(type, id));
   const retry = `ws records edit ${type} ${id} --from ${shellWord(file)}`;
   if (opts.from === undefined) {
-    await writeFile(file, await renderYaml(type, id, base, defs), { mode: 0o600 });
+    await fs.writeFile(file, await renderYaml(type, id, base, defs), { mode: 0o600 });
   } else {
-    await access(opts.from).catch(() => {
+    await fs.access(opts.from).catch(() => {
       throw new UsageError(`Cannot read --from ${opts.from}: no such file.`);
     });
   }
   const cleanup = async () => {
-    if (KEPT.test(basename(file))) await rm(file, { force: true });
+    if (KEPT.test(basename(file))) await fs.rm(file, { force: true });
   };
 
   await runEditor(editor, file, deps.signal);
@@ -237,9 +239,13 @@ async function keepAfterConflict(
     'Below are its current values with your changes on top:',
     ...listing(mine, (s) => (both.has(s) ? '  (also changed on the server)' : '')),
   ].join('\n');
-  await writeFile(c.file, await renderYaml(c.type, c.id, { ...now, ...c.changes }, c.defs, note), {
-    mode: 0o600,
-  });
+  await fs.writeFile(
+    c.file,
+    await renderYaml(c.type, c.id, { ...now, ...c.changes }, c.defs, note),
+    {
+      mode: 0o600,
+    },
+  );
   const io = c.deps.io;
   const lines = [
     `Changed on the server since you opened ${c.type} ${c.id}:`,

@@ -3,8 +3,7 @@
 // property slugs; select values as option slugs; multi-valued cells joined with ";";
 // references as record ids; dates as ISO-8601; cells a spreadsheet would run as a formula
 // start with ' unless --raw. JSON and NDJSON: flat objects { id, slug: value }.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -91,13 +90,13 @@ function pendingFile(path: string, deps: Deps): PendingFile {
     async commit() {
       await close();
       check();
-      await rename(tmp, path).catch((e: Error) => {
+      await fs.rename(tmp, path).catch((e: Error) => {
         throw new UsageError(`Cannot write ${path}: ${e.message}.`);
       });
     },
     async discard() {
       await close();
-      await rm(tmp, { force: true });
+      await fs.rm(tmp, { force: true });
     },
   };
 }
