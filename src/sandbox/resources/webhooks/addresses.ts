@@ -76,16 +76,18 @@ function carriedIpv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
   }
 }
 
-/**
- * Why deliveries may not go to `address` (an IP address in any spelling ipaddr.js reads),
- * or undefined when they may. `strict` refuses loopback too (the hosted service's rule).
- */
-export function addressRefusal(address: string, strict: boolean): string | undefined {
+/** A refused address: how it is written, and what it is. */
+interface Refused {
+  shown: string;
+  what: string;
+}
+
+function refused(address: string, strict: boolean): Refused | undefined {
   let ip: Ip;
   try {
     ip = ipaddr.parse(address);
   } catch {
-    return `${address} is not an IP address`;
+    return { shown: address, what: 'not an IP address' };
   }
   const { range, carried } = judge(ip);
   if (range === 'unicast') return undefined;
@@ -96,7 +98,16 @@ export function addressRefusal(address: string, strict: boolean): string | undef
     range === 'loopback'
       ? '; this sandbox applies the service’s strict rule, which refuses loopback receivers too'
       : '';
-  return `${ip.toString()} is ${words}${via}${rule}`;
+  return { shown: ip.toString(), what: `${words}${via}${rule}` };
+}
+
+/**
+ * Why deliveries may not go to `address` (an IP address in any spelling ipaddr.js reads),
+ * or undefined when they may. `strict` refuses loopback too (the hosted service's rule).
+ */
+export function addressRefusal(address: string, strict: boolean): string | undefined {
+  const found = refused(address, strict);
+  return found === undefined ? undefined : `${found.shown} is ${found.what}`;
 }
 
 /** A url's problem, as a field error's code and message; undefined when it is fine. */
@@ -163,10 +174,13 @@ export async function checkHost(
     }
   }
   for (const address of addresses) {
-    const refusal = addressRefusal(address, strict);
-    if (refusal !== undefined) {
-      const resolved = address === host ? '' : `${host} resolves to `;
-      return { kind: 'refused', reason: `${resolved}${refusal}` };
+    const found = refused(address, strict);
+    if (found !== undefined) {
+      const reason =
+        address === host
+          ? `${found.shown} is ${found.what}`
+          : `${host} resolves to ${found.shown}, ${found.what}`;
+      return { kind: 'refused', reason };
     }
   }
   return { kind: 'allowed', addresses };

@@ -239,12 +239,14 @@ export class DeliveryEngine {
         const left = (this.busy.get(webhookId) ?? 1) - 1;
         if (left === 0) this.busy.delete(webhookId);
         else this.busy.set(webhookId, left);
+        // A retry follows (or an attempt that was dropped, e.g. the webhook's url changed).
+        if (webhooksOf(this.store).delivery(id) === delivery) this.schedule(delivery);
         this.drain(webhookId);
       }
     }
   }
 
-  /** One attempt of `delivery`, its outcome recorded, and the retry scheduled if one follows. */
+  /** One attempt of `delivery`, its outcome recorded (with when the retry is due, if one is). */
   private async attempt(delivery: StoredDelivery, signal: AbortSignal): Promise<void> {
     const model = webhooksOf(this.store);
     const webhook = model.get(delivery.team_id, delivery.webhook_id);
@@ -270,7 +272,6 @@ export class DeliveryEngine {
     if (delivery.type === 'verification') {
       model.endHandshake(delivery, outcome.status === 'success');
     }
-    if (retry) this.schedule(delivery);
   }
 
   /** The wait before the retry that follows attempt `made`: its base delay, jittered. */
