@@ -30,16 +30,13 @@ const TARGET_PER_S = 300;
 /** The child: a receiver that answers at once and one that never answers deliveries. */
 async function receivers() {
   const seen = new Map();
-  const handshake = (req, res, url) => {
-    res.end(url.searchParams.get('service_hook_challenge') ?? '');
-  };
   const start = (onPost) =>
     new Promise((resolve) => {
       const server = createServer((req, res) => {
         const url = new URL(req.url, 'http://receiver');
         req.resume();
         req.on('end', () => {
-          if (req.method === 'GET') return handshake(req, res, url);
+          if (req.method === 'GET') return res.end(url.searchParams.get('service_hook_challenge'));
           const id = req.headers['x-service-delivery-id'];
           seen.set(id, (seen.get(id) ?? 0) + 1);
           onPost(res);
