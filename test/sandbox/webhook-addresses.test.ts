@@ -12,9 +12,11 @@ import { startFor } from './helpers.ts';
 import {
   createHook,
   deliveryWhen,
+  handshakeOf,
   handshakeThen,
   hooks,
   type Json,
+  pinged,
   resolverOf,
   startReceiver,
   verifiedHook,
@@ -148,12 +150,7 @@ describe('the address rule', () => {
     }
     // A name that does not resolve is accepted: its handshake fails and says why.
     const unknown = await createHook(sandbox, 'https://nowhere.example/hook');
-    const handshake = await deliveryWhen(
-      sandbox,
-      unknown.id,
-      unknown.verification.delivery_id,
-      (d) => d.status !== 'pending',
-    );
+    const handshake = await handshakeOf(sandbox, unknown);
     assert.equal(handshake.status, 'failed');
     assert.equal(handshake.status_code, null);
     assert.match(
@@ -211,13 +208,7 @@ describe('connecting', () => {
     });
     const hook = await verifiedHook(sandbox, `http://moving.example:${receiver.port}/h`);
     names['moving.example'] = ['10.20.30.40'];
-    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
-    const delivery = await deliveryWhen(
-      sandbox,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.dead_lettered,
-    );
+    const delivery = await pinged(sandbox, hook.id, (d) => d.dead_lettered);
     assert.equal(delivery.attempts, 3);
     for (const attempt of delivery.attempt_history) {
       assert.equal(attempt.status_code, null);
@@ -241,12 +232,7 @@ describe('connecting', () => {
     });
     receiver.respond = () => redirect(302);
     const hook = await createHook(sandbox, `${receiver.origin}/h`);
-    const handshake = await deliveryWhen(
-      sandbox,
-      hook.id,
-      hook.verification.delivery_id,
-      (d) => d.status !== 'pending',
-    );
+    const handshake = await handshakeOf(sandbox, hook);
     assert.equal(handshake.status, 'failed');
     assert.equal(handshake.status_code, 302);
     assert.match(handshake.attempt_history[0].error, /redirects are not followed/);
@@ -254,20 +240,9 @@ describe('connecting', () => {
     // Deliveries: verified first, then every answer a redirect.
     receiver.respond = handshakeThen((_req, n) => redirect([301, 307, 308][n] ?? 303));
     const verify = await hooks(sandbox, 'POST', `/${hook.id}/verify`);
-    const verified = await deliveryWhen(
-      sandbox,
-      hook.id,
-      verify.body.verification.delivery_id,
-      (d) => d.status !== 'pending',
-    );
+    const verified = await handshakeOf(sandbox, verify.body);
     assert.equal(verified.status, 'success');
-    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
-    const delivery = await deliveryWhen(
-      sandbox,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.dead_lettered,
-    );
+    const delivery = await pinged(sandbox, hook.id, (d) => d.dead_lettered);
     assert.deepEqual(
       delivery.attempt_history.map((a: Json) => [a.status, a.status_code]),
       [

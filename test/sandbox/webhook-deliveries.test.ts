@@ -16,9 +16,11 @@ import { call, startFor } from './helpers.ts';
 import {
   deliveryWhen,
   expectedSignature,
+  handshakeOf,
   handshakeThen,
   hooks,
   type Json,
+  pinged,
   startReceiver,
   until,
   verifiedHook,
@@ -115,13 +117,7 @@ describe('retries', () => {
       handshakeThen((_req, n) => ({ status: 500 + n, body: `failure ${n + 1}` })),
     );
     const hook = await verifiedHook(sandbox, `${receiver.origin}/h`);
-    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
-    const delivery = await deliveryWhen(
-      sandbox,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.dead_lettered,
-    );
+    const delivery = await pinged(sandbox, hook.id, (d) => d.dead_lettered);
     assert.equal(delivery.status, 'failed');
     assert.equal(delivery.status_code, 502);
     assert.equal(delivery.attempts, 3);
@@ -153,7 +149,7 @@ describe('retries', () => {
     for (const post of posts) {
       const [, stamp, v1] = /^t=(\d+),v1=(\w+)$/.exec(String(post.headers['x-service-signature']))!;
       assert.equal(v1, expectedSignature(hook.secret, stamp!, post.body));
-      assert.equal(JSON.parse(post.body).id, ping.body.delivery_id);
+      assert.equal(JSON.parse(post.body).id, delivery.delivery_id);
     }
     for (const attempt of delivery.attempt_history)
       assert.equal(attempt.request_body, posts[0]!.body);
@@ -167,13 +163,7 @@ describe('retries', () => {
       handshakeThen((_req, n) => (n === 0 ? { status: 503 } : { status: 202 })),
     );
     const hook = await verifiedHook(sandbox, `${receiver.origin}/h`);
-    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
-    const delivery = await deliveryWhen(
-      sandbox,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.status === 'success',
-    );
+    const delivery = await pinged(sandbox, hook.id, (d) => d.status === 'success');
     assert.equal(delivery.attempts, 2);
     assert.equal(delivery.status_code, 202);
     assert.equal(delivery.dead_lettered, false);
@@ -191,13 +181,7 @@ describe('retries', () => {
       handshakeThen((_req, n) => (n === 0 ? 'hang' : { status: 200 })),
     );
     const hook = await verifiedHook(sandbox, `${receiver.origin}/h`);
-    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
-    const delivery = await deliveryWhen(
-      sandbox,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.status === 'success',
-    );
+    const delivery = await pinged(sandbox, hook.id, (d) => d.status === 'success');
     const [first, second] = delivery.attempt_history;
     assert.equal(first.status, 'failed');
     assert.equal(first.status_code, null);
@@ -335,12 +319,7 @@ describe('events of other resources', () => {
         body: { name: 'never verified', url: `${receiver.origin}/unverified` },
       })
     ).body;
-    await deliveryWhen(
-      sandbox,
-      unverified.id,
-      unverified.verification.delivery_id,
-      (d) => d.status === 'failed',
-    );
+    await handshakeOf(sandbox, unverified, (d) => d.status === 'failed');
     receiver.respond = () => ({ status: 200 });
 
     // As an automation's webhook action would: its own topic, turned into dispatches.

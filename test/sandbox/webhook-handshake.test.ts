@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { startFor } from './helpers.ts';
 import {
   createHook,
-  deliveryWhen,
+  handshakeOf,
   hooks,
   type Reaction,
   type Received,
@@ -24,12 +24,7 @@ describe('the handshake', () => {
     const sandbox = await startFor(t, { validateResponses: true });
     const receiver = await startReceiver(t);
     const created = await createHook(sandbox, `${receiver.origin}/in?app=crm`);
-    const handshake = await deliveryWhen(
-      sandbox,
-      created.id,
-      created.verification.delivery_id,
-      (d) => d.status !== 'pending',
-    );
+    const handshake = await handshakeOf(sandbox, created);
     assert.equal(handshake.type, 'verification');
     assert.equal(handshake.event, 'verification');
     assert.equal(handshake.status, 'success');
@@ -91,12 +86,7 @@ describe('the handshake', () => {
     ];
     for (const [url, code, reason] of expected) {
       const created = await createHook(sandbox, url);
-      const handshake = await deliveryWhen(
-        sandbox,
-        created.id,
-        created.verification.delivery_id,
-        (d) => d.status !== 'pending',
-      );
+      const handshake = await handshakeOf(sandbox, created);
       assert.equal(handshake.status, 'failed', url);
       assert.equal(handshake.status_code, code, url);
       assert.equal(handshake.attempts, 1, url);
@@ -129,22 +119,12 @@ describe('the handshake', () => {
     assert.equal(failing.status, 200, failing.text);
     assert.equal(failing.body.verification.status, 'pending');
     assert.equal(failing.body.verified, true, 'unchanged until the handshake ends');
-    await deliveryWhen(
-      sandbox,
-      hook.id,
-      failing.body.verification.delivery_id,
-      (d) => d.status === 'failed',
-    );
+    await handshakeOf(sandbox, failing.body, (d) => d.status === 'failed');
     assert.equal((await hooks(sandbox, 'GET', `/${hook.id}`)).body.verified, false);
 
     receiver.respond = (req) => ({ status: 200, body: challengeOf(req) });
     const fixed = await hooks(sandbox, 'POST', `/${hook.id}/verify`);
-    await deliveryWhen(
-      sandbox,
-      hook.id,
-      fixed.body.verification.delivery_id,
-      (d) => d.status === 'success',
-    );
+    await handshakeOf(sandbox, fixed.body, (d) => d.status === 'success');
     assert.equal((await hooks(sandbox, 'GET', `/${hook.id}`)).body.verified, true);
     assert.equal(receiver.handshakes().length, 3);
     const tokens = new Set(receiver.handshakes().map((r) => r.query.get('service_hook_token')));
@@ -162,12 +142,7 @@ describe('the handshake', () => {
     const moved = await hooks(sandbox, 'PATCH', `/${created.id}`, {
       body: { url: `${fast.origin}/fast` },
     });
-    await deliveryWhen(
-      sandbox,
-      created.id,
-      moved.body.verification.delivery_id,
-      (d) => d.status === 'success',
-    );
+    await handshakeOf(sandbox, moved.body, (d) => d.status === 'success');
     assert.equal((await hooks(sandbox, 'GET', `/${created.id}`)).body.verified, true);
     assert.equal(slow.handshakes().length, 1, 'the first handshake is still waiting');
   });

@@ -175,6 +175,29 @@ export function deliveryWhen(
   );
 }
 
+/**
+ * The handshake that a create, update or verify answer (`{ id, verification }`) started,
+ * once `ready` holds for it (by default: once it ended).
+ */
+export function handshakeOf(
+  sandbox: RunningSandbox,
+  started: Json,
+  ready: (delivery: Json) => boolean = (d) => d.status !== 'pending',
+): Promise<Json> {
+  return deliveryWhen(sandbox, started.id, started.verification.delivery_id, ready);
+}
+
+/** Ping a webhook (dispatched); its delivery once `ready` holds (by default: once it ended). */
+export async function pinged(
+  sandbox: RunningSandbox,
+  webhookId: string,
+  ready: (delivery: Json) => boolean = (d) => d.status !== 'pending',
+): Promise<Json> {
+  const ping = await hooks(sandbox, 'POST', `/${webhookId}/ping`);
+  assert.equal(ping.body.dispatched, true, ping.text);
+  return deliveryWhen(sandbox, webhookId, ping.body.delivery_id, ready);
+}
+
 /** Create a webhook to `url` and wait until its handshake passed; returns it with its secret. */
 export async function verifiedHook(
   sandbox: RunningSandbox,
@@ -182,12 +205,7 @@ export async function verifiedHook(
   fields: Record<string, unknown> = {},
 ): Promise<Json> {
   const created = await createHook(sandbox, url, fields);
-  await deliveryWhen(
-    sandbox,
-    created.id,
-    created.verification.delivery_id,
-    (d) => d.status !== 'pending',
-  );
+  await handshakeOf(sandbox, created);
   const read = await hooks(sandbox, 'GET', `/${created.id}`);
   assert.equal(read.body.verified, true, 'the handshake passed');
   return { ...read.body, secret: created.secret };

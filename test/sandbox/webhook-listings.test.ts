@@ -14,6 +14,7 @@ import {
   handshakeThen,
   hooks,
   type Json,
+  pinged,
   startReceiver,
   until,
   verifiedHook,
@@ -180,20 +181,14 @@ describe('across a restart with a data file', () => {
     let closed = false;
     t.after(() => (closed ? undefined : first.close()));
     const hook = await verifiedHook(first, `${receiver.origin}/h`);
-    const ping = await hooks(first, 'POST', `/${hook.id}/ping`);
-    const failed = await deliveryWhen(
-      first,
-      hook.id,
-      ping.body.delivery_id,
-      (d) => d.attempts === 1,
-    );
+    const failed = await pinged(first, hook.id, (d) => d.attempts === 1);
     assert.notEqual(failed.next_attempt_at, null);
     await first.close();
     closed = true;
 
     receiver.respond = () => ({ status: 200 });
     const second = await startFor(t, { dataFile });
-    const restored = (await hooks(second, 'GET', `/${hook.id}/deliveries/${ping.body.delivery_id}`))
+    const restored = (await hooks(second, 'GET', `/${hook.id}/deliveries/${failed.delivery_id}`))
       .body;
     assert.equal(restored.attempts, 1);
     assert.equal(restored.next_attempt_at, failed.next_attempt_at);
@@ -201,13 +196,13 @@ describe('across a restart with a data file', () => {
     const done = await deliveryWhen(
       second,
       hook.id,
-      ping.body.delivery_id,
+      failed.delivery_id,
       (d) => d.status === 'success',
     );
     assert.equal(done.attempts, 2);
     const posts = receiver.posts();
     assert.equal(posts.length, 2);
-    assert.equal(posts[1]!.headers['x-service-delivery-id'], ping.body.delivery_id);
+    assert.equal(posts[1]!.headers['x-service-delivery-id'], failed.delivery_id);
     assert.equal(posts[1]!.body, posts[0]!.body);
     const [, stamp, v1] = /^t=(\d+),v1=(\w+)$/.exec(
       String(posts[1]!.headers['x-service-signature']),

@@ -58,7 +58,7 @@ describe('the webhooks slice', () => {
     copy.fromJSON(snapshot);
     assert.deepEqual(webhooksOf(copy).toJSON(), model.toJSON());
 
-    const broken = structuredClone(snapshot) as {
+    const broken = structuredClone(snapshot) as unknown as {
       slices: { webhooks: { webhooks: { secret: string }[] } };
     };
     broken.slices.webhooks.webhooks[0]!.secret = 'sk_live_not_a_whsec';
@@ -69,7 +69,9 @@ describe('the webhooks slice', () => {
         err.path === 'store.slices.webhooks.webhooks[0].secret' &&
         !err.message.includes('sk_live_not_a_whsec'),
     );
-    const orphan = structuredClone(snapshot) as { slices: { webhooks: { webhooks: unknown[] } } };
+    const orphan = structuredClone(snapshot) as unknown as {
+      slices: { webhooks: { webhooks: unknown[] } };
+    };
     orphan.slices.webhooks.webhooks = [];
     assert.throws(() => storeWithSlice().fromJSON(orphan), /no webhook has the id/);
   });

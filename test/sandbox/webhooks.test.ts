@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { startFor } from './helpers.ts';
 import {
   createHook,
-  deliveryWhen,
+  handshakeOf,
   hooks,
   type Json,
   noNames,
@@ -157,12 +157,7 @@ describe('webhook routes', () => {
     assert.equal(moved.body.verified, false);
     assert.equal(moved.body.verified_at, null);
     assert.equal(moved.body.verification.status, 'pending');
-    const handshake = await deliveryWhen(
-      sandbox,
-      hook.id,
-      moved.body.verification.delivery_id,
-      (d) => d.status !== 'pending',
-    );
+    const handshake = await handshakeOf(sandbox, moved.body);
     assert.equal(handshake.status, 'success');
     assert.equal(handshake.url, `${receiver.origin}/two`);
     assert.equal(receiver.handshakes().at(-1)?.path, '/two');
