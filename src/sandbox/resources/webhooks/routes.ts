@@ -6,7 +6,7 @@
 // method and API key (api.md, "What the service does"; facts.md, "Error bodies"). `ws`
 // explains that answer (src/api/errors.ts), and its tests run such a sandbox.
 
-import type { Resource } from '../../resource.ts';
+import type { ApiRoute, Handler, HttpMethod, Resource } from '../../resource.ts';
 import { deliveriesOf, setUpDeliveries } from './engine.ts';
 import {
   createWebhook,
@@ -24,6 +24,8 @@ import { webhooksSlice } from './model.ts';
 import { type WebhookOptions, webhookSettings } from './settings.ts';
 
 export const WEBHOOKS = 'webhooks';
+const TEAM = '/v2/webhooks/{teamId}';
+const ONE = `${TEAM}/{webhookId}`;
 
 /** The webhooks resource as `options` configure it (defaults: the real routes). */
 export function webhooksResource(options: WebhookOptions = {}): Resource {
@@ -56,36 +58,23 @@ export function webhooksResource(options: WebhookOptions = {}): Resource {
       return () => engine.stop();
     },
     routes: [
-      route('POST', '/v2/webhooks/{teamId}', 'createWebhook', createWebhook),
-      route('GET', '/v2/webhooks/{teamId}', 'listWebhooks', listWebhooks),
-      route('GET', '/v2/webhooks/{teamId}/deliveries', 'listTeamDeliveries', listTeamDeliveries),
-      route('GET', '/v2/webhooks/{teamId}/{webhookId}', 'getWebhook', getWebhook),
-      route('PATCH', '/v2/webhooks/{teamId}/{webhookId}', 'updateWebhook', updateWebhook),
-      route('DELETE', '/v2/webhooks/{teamId}/{webhookId}', 'deleteWebhook', deleteWebhook),
-      route('POST', '/v2/webhooks/{teamId}/{webhookId}/verify', 'verifyWebhook', verifyWebhook),
-      route('POST', '/v2/webhooks/{teamId}/{webhookId}/ping', 'pingWebhook', pingWebhook),
-      route(
-        'GET',
-        '/v2/webhooks/{teamId}/{webhookId}/deliveries',
-        'listDeliveries',
-        listDeliveries,
-      ),
-      route(
-        'GET',
-        '/v2/webhooks/{teamId}/{webhookId}/deliveries/{deliveryId}',
-        'getDelivery',
-        getDelivery,
-      ),
+      route('POST', TEAM, 'createWebhook', createWebhook),
+      route('GET', TEAM, 'listWebhooks', listWebhooks),
+      route('GET', `${TEAM}/deliveries`, 'listTeamDeliveries', listTeamDeliveries),
+      route('GET', ONE, 'getWebhook', getWebhook),
+      route('PATCH', ONE, 'updateWebhook', updateWebhook),
+      route('DELETE', ONE, 'deleteWebhook', deleteWebhook),
+      route('POST', `${ONE}/verify`, 'verifyWebhook', verifyWebhook),
+      route('POST', `${ONE}/ping`, 'pingWebhook', pingWebhook),
+      route('GET', `${ONE}/deliveries`, 'listDeliveries', listDeliveries),
+      route('GET', `${ONE}/deliveries/{deliveryId}`, 'getDelivery', getDelivery),
     ],
   };
 }
 
-const route = (
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  operationId: string,
-  handler: Resource['routes'][number]['handler'],
-): Resource['routes'][number] => ({ kind: 'api', method, path, operationId, handler });
+function route(method: HttpMethod, path: string, operationId: string, handler: Handler): ApiRoute {
+  return { kind: 'api', method, path, operationId, handler };
+}
 
 /** `resources` with the webhooks resource configured by `options`. */
 export function withWebhookOptions(
