@@ -105,7 +105,10 @@ export class Sender {
           chunks.push(chunk);
           kept += chunk.length;
         });
-        res.on('error', reject);
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
         res.on('end', () => {
           clearTimeout(timer);
           const body = cutUtf8(Buffer.concat(chunks), RESPONSE_BODY_LIMIT);
