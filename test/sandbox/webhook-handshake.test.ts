@@ -69,6 +69,7 @@ describe('the handshake', () => {
       '/no-content': () => ({ status: 204 }),
       '/error': (req) => ({ status: 500, body: challengeOf(req) }),
       '/hang': () => 'hang',
+      '/reset': () => 'reset',
     };
     const receiver = await startReceiver(t, (req) => reactions[req.path]!(req));
     const sandbox = await startFor(t, { validateResponses: true, webhooks: { timeoutMs: 300 } });
@@ -82,6 +83,7 @@ describe('the handshake', () => {
       [`${receiver.origin}/no-content`, 204, /answered 204/],
       [`${receiver.origin}/error`, 500, /answered 500/],
       [`${receiver.origin}/hang`, null, /timed out after 300 ms/],
+      [`${receiver.origin}/reset`, null, /closed before a whole answer \(ECONNRESET\)/],
       [`http://127.0.0.1:${closedPort}/gone`, null, /connection refused by 127\.0\.0\.1:\d+/],
     ];
     for (const [url, code, reason] of expected) {

@@ -19,8 +19,14 @@ export interface Received {
   body: string;
 }
 
-/** What the receiver answers: a status with a body, or no answer at all (`hang`). */
-export type Reaction = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+/**
+ * What the receiver answers: a status with a body, no answer at all (`hang`), or the
+ * connection closed without an answer (`reset`).
+ */
+export type Reaction =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | 'hang'
+  | 'reset';
 
 export type Responder = (req: Received, index: number) => Reaction;
 
@@ -80,6 +86,10 @@ export async function startReceiver(
       const reaction = receiver.respond(got, index);
       if (reaction === 'hang') {
         hanging.add(res);
+        return;
+      }
+      if (reaction === 'reset') {
+        res.socket?.destroy();
         return;
       }
       res.writeHead(reaction.status, reaction.headers);
