@@ -705,7 +705,9 @@ export interface paths {
          * @description Answers 201 with the webhook, its signing `secret` (shown once) and `verification`
          *     (the sandbox's choice; the hosted status is not published). The handshake runs after
          *     creation; a failed handshake does not fail the creation. URLs resolving to private or
-         *     internal hosts are rejected.
+         *     internal hosts are rejected: 400 `invalid_request` with the field error `body.url`, code
+         *     `forbidden_address` (a url that is not http(s): code `scheme`; a blank name: `body.name`,
+         *     code `blank`). A host that does not resolve is accepted; its handshake fails.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -805,7 +807,8 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook.test event to a verified endpoint
-         * @description Takes no body. An endpoint that is not verified answers 409 (the sandbox's choice).
+         * @description Takes no body. Only an enabled, verified webhook receives it: for any other the answer is
+         *     200 with `dispatched: false` and `delivery_id: null`.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -1566,6 +1569,11 @@ export interface components {
         Verification: {
             /** @enum {string} */
             status: "pending";
+            /**
+             * Format: uuid
+             * @description The handshake's delivery (type `verification`); the sandbox's addition.
+             */
+            delivery_id?: string;
         };
         /** @description A created webhook, with its signing secret (returned once) and verification. */
         WebhookCreated: components["schemas"]["Webhook"] & {
@@ -1610,12 +1618,17 @@ export interface components {
             event: string;
             /** Format: uuid */
             webhook_id: string;
+            /**
+             * Format: uuid
+             * @description The event's delivery; null when not dispatched. The sandbox's addition.
+             */
+            delivery_id?: string | null;
         };
         /**
-         * @description Reflects the latest attempt.
+         * @description Reflects the latest attempt; `pending` (the sandbox's) until an attempt has ended.
          * @enum {string}
          */
-        DeliveryStatus: "success" | "failed";
+        DeliveryStatus: "success" | "failed" | "pending";
         Delivery: {
             /** Format: uuid */
             delivery_id: string;
@@ -1637,6 +1650,13 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at?: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null when none will be made. The sandbox's addition.
+             */
+            next_attempt_at?: string | null;
+            /** @description True when the delivery failed for good (no attempt left). The sandbox's addition. */
+            dead_lettered?: boolean;
         };
         DeliveryAttempt: {
             attempt: number;
@@ -1646,10 +1666,16 @@ export interface components {
             status_code?: number | null;
             /** @description Reason when failed. */
             error?: string | null;
-            /** @description Deliveries only; may be truncated. */
+            /** @description Deliveries only; may be truncated (see `request_body_truncated`). */
             request_body?: string | null;
-            /** @description May be truncated. */
+            /** @description May be truncated (see `response_body_truncated`). */
             response_body?: string | null;
+            /** @description True when `request_body` is cut (the sandbox keeps 65,536 bytes). The sandbox's addition. */
+            request_body_truncated?: boolean;
+            /** @description True when `response_body` is cut (the sandbox keeps 65,536 bytes). The sandbox's addition. */
+            response_body_truncated?: boolean;
+            /** @description How long the attempt took. The sandbox's addition. */
+            duration_ms?: number;
         };
         DeliveryDetail: components["schemas"]["Delivery"] & {
             attempt_history: components["schemas"]["DeliveryAttempt"][];
@@ -1841,7 +1867,8 @@ export interface components {
         Term: string;
         /** @description Include the options of select definitions (default false; options are left out). */
         IncludeOptions: boolean;
-        DeliveryStatus: "success" | "failed";
+        /** @description `pending` (no attempt has ended yet) is the sandbox's. */
+        DeliveryStatus: "success" | "failed" | "pending";
         DeliveryType: "delivery" | "verification" | "all";
         /** @description Only deliveries created before this instant (ISO-8601). */
         Before: string;
@@ -3501,6 +3528,7 @@ export interface operations {
     listTeamDeliveries: {
         parameters: {
             query?: {
+                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
                 status?: components["parameters"]["DeliveryStatus"];
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */
@@ -3730,6 +3758,7 @@ export interface operations {
     listDeliveries: {
         parameters: {
             query?: {
+                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
                 status?: components["parameters"]["DeliveryStatus"];
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */

@@ -18,6 +18,8 @@ import {
 import type { Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
 import { recordsOf } from './resources/records/model.ts';
+import { withWebhookOptions } from './resources/webhooks/routes.ts';
+import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
 import { SandboxServer } from './server.ts';
 import { SnapshotError, Store } from './store.ts';
@@ -49,6 +51,11 @@ export interface SandboxOptions {
   random?: () => number;
   /** One line per request (method, path, status, ms, request id), and unexpected errors. */
   log?: (line: string) => void;
+  /**
+   * Webhooks: the gateway's preview 403, the address rule, attempt timeout and retry delays
+   * (resources/webhooks/settings.ts).
+   */
+  webhooks?: WebhookOptions;
 }
 
 export interface RunningSandbox {
@@ -75,9 +82,10 @@ export interface RunningSandbox {
  */
 export async function launchSandbox(
   options: SandboxOptions = {},
-  resources: readonly Resource[] = builtinResources,
+  builtin: readonly Resource[] = builtinResources,
 ): Promise<RunningSandbox> {
   checkOptions(options);
+  const resources = withWebhookOptions(builtin, options.webhooks);
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);

@@ -294,8 +294,14 @@ describe('error bodies of every form', () => {
     );
   });
 
-  it("explains the webhook routes' gateway 403", async () => {
-    const r = await runWs(['api', 'GET', '/v2/webhooks/{teamId}', '--json'], { env });
+  it("explains the webhook routes' gateway 403 (a sandbox started with the preview option)", async () => {
+    const preview = await startTestSandbox({ webhooks: { preview: true } });
+    let r: Awaited<ReturnType<typeof runWs>>;
+    try {
+      r = await runWs(['api', 'GET', '/v2/webhooks/{teamId}', '--json'], { env: preview.env });
+    } finally {
+      await preview.stop();
+    }
     assert.equal(r.code, 1);
     const err = JSON.parse(r.stderr).error;
     assert.equal(err.status, 403);

@@ -76,9 +76,9 @@ describe('authentication', () => {
   });
 });
 
-describe('webhook routes', () => {
+describe('webhook routes with the preview option', () => {
   test('answer as the gateway does: 403 with the older body form, whatever the key and method', async (t) => {
-    const sandbox = await startFor(t);
+    const sandbox = await startFor(t, { webhooks: { preview: true } });
     const cases: [string, string, string | null][] = [
       ['GET', `/v2/webhooks/${sandbox.teamId}`, sandbox.apiKey],
       ['POST', `/v2/webhooks/${sandbox.teamId}`, sandbox.apiKey],

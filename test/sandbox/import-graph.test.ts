@@ -29,7 +29,9 @@ const PACKAGE_JSON = 'package.json';
 const LAYERS: readonly (readonly string[])[] = [
   ['properties'],
   ['records'],
-  ['grants', 'imports', 'views', 'webhooks'],
+  ['grants', 'imports', 'views'],
+  // Above where automations sit (right above records): webhooks hear their webhook actions.
+  ['webhooks'],
 ];
 
 /** A resource's request layer: no other resource imports it. */

@@ -3,6 +3,7 @@ import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { isUuid } from '../../util/guards.ts';
 import { flags, givenArgs, type OptionValues } from '../common/flags.ts';
+import { webhookFlags } from './webhook-flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -49,6 +50,16 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       '--rate-limit <n>',
       'allow n requests per second per key, then 429 with Retry-After (default: no limit)',
     )
+    .option('--webhooks-preview', "answer every webhook route with the hosted gateway's 403")
+    .option(
+      '--strict-webhook-urls',
+      'refuse loopback webhook receivers too, as the service does (default: they are allowed)',
+    )
+    .option('--webhook-timeout <ms>', 'how long a webhook delivery attempt may take', '10000')
+    .option(
+      '--webhook-retry-delays <ms,ms>',
+      'base delays before the two retries of a failed delivery (default 30000,120000)',
+    )
     .option('--no-profile', 'do not save a "sandbox" profile')
     .option('--detach', 'run in the background (see `ws sandbox status` and `ws sandbox stop`)')
     .addHelpText(
@@ -79,6 +90,7 @@ Examples:
         failRate: probability('--fail-rate', f.string('--fail-rate')),
         failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
         rateLimit: f.integer('--rate-limit', 0, 100_000) ?? 0,
+        webhooks: webhookFlags(o),
         profile: f.toggle('--profile') !== false,
         detach: f.boolean('--detach'),
         argv: givenArgs(cmd),

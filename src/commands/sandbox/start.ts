@@ -4,6 +4,7 @@ import { ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { sleep } from '../../util/time.ts';
 import { logPath, type PidFile, pidPath, readPidFile } from './shared.ts';
+import type { WebhookFlags } from './webhook-flags.ts';
 
 export interface StartOptions {
   host: string;
@@ -16,6 +17,7 @@ export interface StartOptions {
   failRate: number;
   failAfterCommit: number;
   rateLimit: number;
+  webhooks: WebhookFlags;
   profile: boolean;
   detach: boolean;
   /** The arguments as given, to start a detached copy with. */
@@ -79,6 +81,7 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
       failRate: opts.failRate,
       failAfterCommit: opts.failAfterCommit,
       rateLimit: opts.rateLimit,
+      webhooks: opts.webhooks,
       ...(io.quiet ? {} : { log: (line: string) => io.stderr.write(`${io.err.dim(line)}\n`) }),
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 // The resources the sandbox serves. Adding one: a folder resources/<name>/ with routes.ts,
-// handlers.ts and model.ts, and one line here.
+// handlers.ts and model.ts, and one line here. (The webhooks resource is made from the
+// sandbox's options: the default ones here, others by launchSandbox.)
 
 import type { Resource } from '../resource.ts';
 import { grantsResource } from './grants/routes.ts';
@@ -15,5 +16,5 @@ export const resources: readonly Resource[] = [
   propertiesResource,
   viewsResource,
   importsResource,
-  webhooksResource,
+  webhooksResource(),
 ];

@@ -1,0 +1,374 @@
+// The delivery engine: sends what the webhooks slice says is due, and writes each outcome
+// back to it. Work outlives the request that caused it (a handshake, a ping, an automation's
+// webhook action), so the engine runs beside the server:
+//
+//   - Due deliveries wait in a queue per webhook; each webhook has at most
+//     CONCURRENCY_PER_WEBHOOK attempts in flight, and webhooks do not share a queue, so a
+//     receiver that hangs holds up only its own deliveries (until the attempt timeout).
+//   - A failed attempt (non-2xx, 3xx included; transport error; timeout) is retried twice,
+//     after the settings' base delays times a jitter factor in [0.8, 1.2]; a delivery that
+//     fails its third attempt is dead-lettered. Retries wait on timers of the sandbox clock:
+//     advancing the clock (POST /__sandbox/clock/advance) re-arms them, and makes the due
+//     ones run at once. The timers keep the process alive while a retry is pending; stop()
+//     ends them when the sandbox closes.
+//   - The slice is the truth: a delivery is due while its next_attempt_at is set, also
+//     during its attempt, so one that was due or in flight when the process stopped is sent
+//     again by the restarted sandbox (with the same delivery id). reset() and a loaded
+//     snapshot (a new store generation) drop the engine's queues and start from the slice.
+//
+// Other resources ask for deliveries through dispatch() (see dispatches.ts); ping does too.
+
+import { createHmac } from 'node:crypto';
+import pkg from '../../../../package.json' with { type: 'json' };
+import type { Store } from '../../store.ts';
+import { type AttemptOutcome, MAX_ATTEMPTS, webhooksOf } from './model.ts';
+import { type Answer, type Outgoing, Sender } from './sender.ts';
+import type { WebhookSettings } from './settings.ts';
+import type { StoredDelivery, StoredWebhook } from './types.ts';
+
+/** Attempts in flight at once per webhook. */
+export const CONCURRENCY_PER_WEBHOOK = 16;
+/** Longest wait one timer takes (setTimeout's limit); a longer one is re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const USER_AGENT = `ws-sandbox/${pkg.version}`;
+
+/** An event for one webhook, from ping or another resource (an automation's webhook action). */
+export interface DispatchRequest {
+  teamId: string;
+  webhookId: string;
+  /** The event name, e.g. `webhook.test`. */
+  event: string;
+  /** The event's payload: the delivery body's `data`. */
+  data: Record<string, unknown>;
+  /** When it happened (ISO-8601); default: now on the sandbox clock. */
+  occurredAt?: string;
+}
+
+export type DispatchResult =
+  | { dispatched: true; deliveryId: string }
+  | { dispatched: false; reason: 'unknown_webhook' | 'disabled' | 'unverified' };
+
+const engines = new WeakMap<Store, DeliveryEngine>();
+
+/** Give `store` its delivery engine (once, when the sandbox is assembled). */
+export function setUpDeliveries(store: Store, settings: WebhookSettings): DeliveryEngine {
+  const engine = new DeliveryEngine(store, settings);
+  engines.set(store, engine);
+  return engine;
+}
+
+/** The delivery engine of `store`. */
+export function deliveriesOf(store: Store): DeliveryEngine {
+  const engine = engines.get(store);
+  if (engine === undefined) {
+    throw new Error('This store has no delivery engine: the webhooks resource is not served');
+  }
+  return engine;
+}
+
+/** Delivery ids due now, first in first out. */
+class Queue {
+  private items: string[] = [];
+  private head = 0;
+  push(id: string): void {
+    this.items.push(id);
+  }
+  shift(): string | undefined {
+    if (this.head === this.items.length) return undefined;
+    const id = this.items[this.head++];
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    }
+    return id;
+  }
+  get size(): number {
+    return this.items.length - this.head;
+  }
+}
+
+export class DeliveryEngine {
+  private readonly store: Store;
+  /** What the sandbox was started with (address rule, timeout, retry delays). */
+  readonly settings: WebhookSettings;
+  private readonly sender: Sender;
+  /** Attempts in flight, by delivery id. */
+  private readonly inFlight = new Map<string, AbortController>();
+  /** Attempts in flight per webhook id. */
+  private readonly busy = new Map<string, number>();
+  /** Due deliveries waiting for a free slot of their webhook, by webhook id. */
+  private readonly ready = new Map<string, Queue>();
+  /** Timers of deliveries due later, by delivery id. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private generation: number;
+  private offsetMs: number;
+  private running = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(store: Store, settings: WebhookSettings) {
+    this.store = store;
+    this.settings = settings;
+    this.sender = new Sender(settings);
+    this.generation = store.generation;
+    this.offsetMs = store.clock.offsetMs;
+  }
+
+  /** Begin sending: every delivery the slice holds as due (restored ones too) is scheduled. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.store.onChange(() => this.watch());
+    this.rebuild();
+  }
+
+  /** Stop for good (the sandbox is closing): attempts in flight are dropped, not recorded. */
+  stop(): void {
+    this.running = false;
+    this.unsubscribe?.();
+    this.clear();
+    this.sender.close();
+  }
+
+  /** Ask for a delivery of an event to one webhook: only enabled, verified webhooks get it. */
+  dispatch(request: DispatchRequest): DispatchResult {
+    const model = webhooksOf(this.store);
+    const webhook = model.get(request.teamId, request.webhookId);
+    if (webhook === undefined) return { dispatched: false, reason: 'unknown_webhook' };
+    if (!webhook.enabled) return { dispatched: false, reason: 'disabled' };
+    if (!webhook.verified) return { dispatched: false, reason: 'unverified' };
+    const occurredAt = request.occurredAt ?? this.store.clock.iso();
+    const delivery = model.addDelivery(webhook, {
+      type: 'delivery',
+      event: request.event,
+      body: (id) =>
+        JSON.stringify({
+          id,
+          webhook_id: webhook.id,
+          event: request.event,
+          occurred_at: occurredAt,
+          data: request.data,
+        }),
+      challenge: null,
+    });
+    this.schedule(delivery);
+    return { dispatched: true, deliveryId: delivery.delivery_id };
+  }
+
+  /** Run `webhook`'s handshake (create, url change, verify); returns its delivery. */
+  handshake(webhook: StoredWebhook): StoredDelivery {
+    const delivery = webhooksOf(this.store).beginHandshake(webhook);
+    this.schedule(delivery);
+    return delivery;
+  }
+
+  /** Drop the work of deliveries that are gone (their webhook was deleted). */
+  forget(deliveryIds: readonly string[]): void {
+    for (const id of deliveryIds) {
+      this.inFlight.get(id)?.abort();
+      clearTimeout(this.timers.get(id));
+      this.timers.delete(id);
+    }
+  }
+
+  // ------------------------------------------------------------- scheduling
+
+  /** Queue `delivery` when it is due, or arm a timer for when it will be. */
+  private schedule(delivery: StoredDelivery): void {
+    const id = delivery.delivery_id;
+    if (!this.running || delivery.next_attempt_at === null || this.inFlight.has(id)) return;
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+    const wait = Date.parse(delivery.next_attempt_at) - this.store.clock.nowMs();
+    if (wait > 0) {
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(id);
+          const current = webhooksOf(this.store).delivery(id);
+          if (current !== undefined) this.schedule(current);
+        },
+        Math.min(wait, MAX_TIMER_MS),
+      );
+      this.timers.set(id, timer);
+      return;
+    }
+    let queue = this.ready.get(delivery.webhook_id);
+    if (queue === undefined) {
+      queue = new Queue();
+      this.ready.set(delivery.webhook_id, queue);
+    }
+    queue.push(id);
+    this.drain(delivery.webhook_id);
+  }
+
+  /** Start due attempts of a webhook while it has free slots. */
+  private drain(webhookId: string): void {
+    const queue = this.ready.get(webhookId);
+    if (queue === undefined) return;
+    const model = webhooksOf(this.store);
+    while ((this.busy.get(webhookId) ?? 0) < CONCURRENCY_PER_WEBHOOK) {
+      const id = queue.shift();
+      if (id === undefined) break;
+      const delivery = model.delivery(id);
+      if (delivery === undefined || delivery.next_attempt_at === null || this.inFlight.has(id)) {
+        continue;
+      }
+      void this.run(delivery);
+    }
+    if (queue.size === 0) this.ready.delete(webhookId);
+  }
+
+  private async run(delivery: StoredDelivery): Promise<void> {
+    const id = delivery.delivery_id;
+    const webhookId = delivery.webhook_id;
+    const controller = new AbortController();
+    const generation = this.generation;
+    this.inFlight.set(id, controller);
+    this.busy.set(webhookId, (this.busy.get(webhookId) ?? 0) + 1);
+    try {
+      await this.attempt(delivery, controller.signal);
+    } catch (err) {
+      // A fault of the sandbox itself: seen as a warning, and the delivery not retried forever.
+      const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      process.emitWarning(`A webhook delivery attempt failed: ${detail}`, 'SandboxWebhookWarning');
+      if (webhooksOf(this.store).delivery(id) === delivery)
+        webhooksOf(this.store).deadLetter(delivery);
+    } finally {
+      // After a reset, a loaded snapshot or stop(), the books were cleared already.
+      if (generation === this.generation && this.running) {
+        this.inFlight.delete(id);
+        const left = (this.busy.get(webhookId) ?? 1) - 1;
+        if (left === 0) this.busy.delete(webhookId);
+        else this.busy.set(webhookId, left);
+        // A retry follows (or an attempt that was dropped, e.g. the webhook's url changed).
+        if (webhooksOf(this.store).delivery(id) === delivery) this.schedule(delivery);
+        this.drain(webhookId);
+      }
+    }
+  }
+
+  /** One attempt of `delivery`, its outcome recorded (with when the retry is due, if one is). */
+  private async attempt(delivery: StoredDelivery, signal: AbortSignal): Promise<void> {
+    const model = webhooksOf(this.store);
+    const webhook = model.get(delivery.team_id, delivery.webhook_id);
+    if (webhook === undefined) return;
+    if (delivery.type === 'delivery' && !(webhook.enabled && webhook.verified)) {
+      // "Disabled webhooks are skipped at delivery time" (api.md): so is an unverified one.
+      model.deadLetter(delivery);
+      return;
+    }
+    const startedAt = this.store.clock.iso();
+    const answer = await this.sender.send(this.request(delivery, webhook), signal);
+    // Stopped, reset, or the delivery is gone (webhook deleted): nothing to record.
+    if (signal.aborted || model.delivery(delivery.delivery_id) !== delivery) return;
+    const outcome = judge(delivery, answer, startedAt);
+    const made = delivery.attempts + 1;
+    const retry =
+      outcome.status === 'failed' && delivery.type === 'delivery' && made < MAX_ATTEMPTS;
+    model.recordAttempt(
+      delivery,
+      outcome,
+      retry ? this.store.clock.nowMs() + this.retryDelay(made) : null,
+    );
+    if (delivery.type === 'verification') {
+      model.endHandshake(delivery, outcome.status === 'success');
+    }
+  }
+
+  /** The wait before the retry that follows attempt `made`: its base delay, jittered. */
+  private retryDelay(made: number): number {
+    const base = this.settings.retryDelaysMs[made - 1]!;
+    return Math.round(base * (0.8 + 0.4 * this.settings.random()));
+  }
+
+  private request(delivery: StoredDelivery, webhook: StoredWebhook): Outgoing {
+    const url = new URL(delivery.url);
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      'x-service-webhook-id': webhook.id,
+      'x-service-delivery-id': delivery.delivery_id,
+      'x-service-event': delivery.event,
+    };
+    if (delivery.type === 'verification') {
+      url.searchParams.append('service_hook_mode', 'subscribe');
+      url.searchParams.append('service_hook_challenge', delivery.challenge ?? '');
+      url.searchParams.append('service_hook_token', webhook.verification_token);
+      return { method: 'GET', url, headers };
+    }
+    const body = delivery.body ?? '';
+    headers['content-type'] = 'application/json';
+    headers['x-service-signature'] = signature(webhook.secret, this.store.clock.nowMs(), body);
+    return { method: 'POST', url, headers, body };
+  }
+
+  // ------------------------------------------------------- the store's state
+
+  /** After a change of the store: a new generation starts over, a moved clock re-arms. */
+  private watch(): void {
+    if (this.store.generation !== this.generation) {
+      this.rebuild();
+    } else if (this.store.clock.offsetMs !== this.offsetMs) {
+      this.offsetMs = this.store.clock.offsetMs;
+      const model = webhooksOf(this.store);
+      for (const id of [...this.timers.keys()]) {
+        const delivery = model.delivery(id);
+        if (delivery !== undefined) this.schedule(delivery);
+      }
+    }
+  }
+
+  /** Drop every queue and timer, and schedule what the slice holds as due. */
+  private rebuild(): void {
+    this.clear();
+    this.generation = this.store.generation;
+    this.offsetMs = this.store.clock.offsetMs;
+    for (const delivery of webhooksOf(this.store).scheduled()) this.schedule(delivery);
+  }
+
+  private clear(): void {
+    for (const controller of this.inFlight.values()) controller.abort();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.inFlight.clear();
+    this.busy.clear();
+    this.ready.clear();
+    this.timers.clear();
+    // Attempts still settling belong to the old books.
+    this.generation = Number.NaN;
+  }
+}
+
+/** `X-Service-Signature` at `nowMs`: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */
+export function signature(secret: string, nowMs: number, body: string): string {
+  const t = Math.floor(nowMs / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return `t=${t},v1=${v1}`;
+}
+
+/** An answer as an attempt's outcome: success or failed, and why. */
+function judge(delivery: StoredDelivery, answer: Answer, startedAt: string): AttemptOutcome {
+  const base = {
+    created_at: startedAt,
+    status_code: answer.statusCode,
+    response_body: answer.body,
+    response_body_truncated: answer.bodyTruncated,
+    duration_ms: answer.durationMs,
+  };
+  const failed = (error: string): AttemptOutcome => ({ ...base, status: 'failed', error });
+  if (answer.error !== null || answer.statusCode === null) {
+    return failed(answer.error ?? 'no answer');
+  }
+  const code = answer.statusCode;
+  const redirect = code >= 300 && code < 400 ? ' (a redirect: redirects are not followed)' : '';
+  if (delivery.type === 'verification') {
+    if (code !== 200) {
+      return failed(
+        `answered ${code}${redirect}; the handshake needs 200 with the challenge as the body`,
+      );
+    }
+    if (answer.body !== delivery.challenge) {
+      return failed('answered 200, but the body was not the challenge (service_hook_challenge)');
+    }
+    return { ...base, status: 'success', error: null };
+  }
+  if (code >= 200 && code < 300) return { ...base, status: 'success', error: null };
+  return failed(`answered ${code}${redirect}; deliveries need a 2xx answer`);
+}

@@ -1,0 +1,424 @@
+// Webhooks and their deliveries, kept in the store's `webhooks` slice (so in the data file,
+// with the signing secrets: the file is mode 0600): every endpoint, and every delivery with
+// its attempt history and, while one is due, when its next attempt is. The delivery engine
+// (engine.ts) does the sending and writes each outcome back here; a restarted sandbox finds
+// the deliveries still due and sends them.
+//
+// The model holds the rules of the state: ids and secrets, verification moves, a delivery's
+// status from its latest attempt, dead-lettering, and how many deliveries are kept.
+
+import { randomBytes } from 'node:crypto';
+import { isPlainObject } from '../../../util/guards.ts';
+import { randomId } from '../../ids.ts';
+import {
+  defineSlice,
+  type Slice,
+  type SliceContext,
+  SnapshotError,
+  type Store,
+} from '../../store.ts';
+import { cutText, REQUEST_BODY_LIMIT } from './bodies.ts';
+import type {
+  DeliveryType,
+  StoredAttempt,
+  StoredDelivery,
+  StoredWebhook,
+  WebhookView,
+} from './types.ts';
+
+/** A delivery is attempted at most this often: the first attempt and 2 retries (api.md). */
+export const MAX_ATTEMPTS = 3;
+/**
+ * Deliveries kept (the oldest that no attempt will follow go first): enough history for any
+ * test or CI run, and a bound on memory and on the data file when automations fire on
+ * every write of a large import.
+ */
+export const KEPT_DELIVERIES = 10_000;
+
+export interface WebhookInput {
+  name: string;
+  url: string;
+  description?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+export interface NewDelivery {
+  type: DeliveryType;
+  event: string;
+  /** The request body (deliveries), made from the new delivery's id; null for handshakes. */
+  body: ((deliveryId: string) => string) | null;
+  /** The handshake's challenge; null for deliveries. */
+  challenge: string | null;
+}
+
+/** What an attempt found, for recordAttempt. */
+export type AttemptOutcome = Omit<StoredAttempt, 'attempt'>;
+
+export class WebhooksModel implements Slice {
+  /** By id, in creation order. */
+  private webhooks = new Map<string, StoredWebhook>();
+  /** By id, in creation order (so oldest first). */
+  private deliveries = new Map<string, StoredDelivery>();
+  private seq = 0;
+  private readonly ctx: SliceContext;
+
+  constructor(ctx: SliceContext) {
+    this.ctx = ctx;
+  }
+
+  // ------------------------------------------------------------------ webhooks
+
+  create(teamId: string, input: WebhookInput): StoredWebhook {
+    const at = this.ctx.clock.iso();
+    const webhook: StoredWebhook = {
+      id: randomId(),
+      team_id: teamId,
+      name: input.name,
+      url: input.url,
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      verified: false,
+      verified_at: null,
+      verification_token: `whtok_${randomBytes(24).toString('base64url')}`,
+      secret: `whsec_${randomBytes(24).toString('base64url')}`,
+      created_at: at,
+      updated_at: at,
+      handshake_id: null,
+    };
+    this.webhooks.set(webhook.id, webhook);
+    this.ctx.changed();
+    return webhook;
+  }
+
+  /** The team's webhook with this id. */
+  get(teamId: string, id: string): StoredWebhook | undefined {
+    const webhook = this.webhooks.get(id);
+    return webhook?.team_id === teamId ? webhook : undefined;
+  }
+
+  /** The team's webhooks, oldest first. */
+  list(teamId: string): StoredWebhook[] {
+    return [...this.webhooks.values()].filter((w) => w.team_id === teamId);
+  }
+
+  /**
+   * Change the fields given; a new url makes the webhook unverified (its handshake is run
+   * again by the caller). Returns whether the url changed.
+   */
+  update(webhook: StoredWebhook, patch: Partial<WebhookInput>): { urlChanged: boolean } {
+    let changed = false;
+    let urlChanged = false;
+    if (patch.name !== undefined && patch.name !== webhook.name) {
+      webhook.name = patch.name;
+      changed = true;
+    }
+    if (patch.description !== undefined && patch.description !== webhook.description) {
+      webhook.description = patch.description;
+      changed = true;
+    }
+    if (patch.enabled !== undefined && patch.enabled !== webhook.enabled) {
+      webhook.enabled = patch.enabled;
+      changed = true;
+    }
+    if (patch.url !== undefined && patch.url !== webhook.url) {
+      webhook.url = patch.url;
+      webhook.verified = false;
+      webhook.verified_at = null;
+      webhook.handshake_id = null;
+      changed = urlChanged = true;
+    }
+    if (changed) this.touch(webhook);
+    return { urlChanged };
+  }
+
+  /** Remove the webhook and its deliveries; returns the ids of those deliveries. */
+  delete(webhook: StoredWebhook): string[] {
+    this.webhooks.delete(webhook.id);
+    const dropped: string[] = [];
+    for (const [id, delivery] of this.deliveries) {
+      if (delivery.webhook_id === webhook.id) {
+        this.deliveries.delete(id);
+        dropped.push(id);
+      }
+    }
+    this.ctx.changed();
+    return dropped;
+  }
+
+  /** A new handshake of `webhook`: its verification delivery decides `verified`. */
+  beginHandshake(webhook: StoredWebhook): StoredDelivery {
+    const delivery = this.addDelivery(webhook, {
+      type: 'verification',
+      event: 'verification',
+      body: null,
+      challenge: randomBytes(24).toString('base64url'),
+    });
+    webhook.handshake_id = delivery.delivery_id;
+    this.ctx.changed();
+    return delivery;
+  }
+
+  /**
+   * The end of a handshake: the webhook is verified when it passed, unverified when it did
+   * not. A handshake that a newer one (or a url change) replaced decides nothing.
+   */
+  endHandshake(delivery: StoredDelivery, passed: boolean): void {
+    const webhook = this.webhooks.get(delivery.webhook_id);
+    if (webhook === undefined || webhook.handshake_id !== delivery.delivery_id) return;
+    webhook.handshake_id = null;
+    webhook.verified = passed;
+    webhook.verified_at = passed ? this.ctx.clock.iso() : null;
+    this.touch(webhook);
+  }
+
+  // ---------------------------------------------------------------- deliveries
+
+  /** A new delivery to `webhook`, due now, with no attempt made. */
+  addDelivery(webhook: StoredWebhook, input: NewDelivery): StoredDelivery {
+    const at = this.ctx.clock.iso();
+    const id = randomId();
+    const delivery: StoredDelivery = {
+      delivery_id: id,
+      webhook_id: webhook.id,
+      team_id: webhook.team_id,
+      type: input.type,
+      event: input.event,
+      url: webhook.url,
+      status: 'pending',
+      status_code: null,
+      attempts: 0,
+      created_at: at,
+      updated_at: at,
+      next_attempt_at: at,
+      dead_lettered: false,
+      body: input.body === null ? null : input.body(id),
+      body_truncated: false,
+      challenge: input.challenge,
+      history: [],
+      seq: ++this.seq,
+    };
+    this.deliveries.set(delivery.delivery_id, delivery);
+    this.forgetOld();
+    this.ctx.changed();
+    return delivery;
+  }
+
+  delivery(id: string): StoredDelivery | undefined {
+    return this.deliveries.get(id);
+  }
+
+  /** Every delivery, newest first. */
+  *newestFirst(): Generator<StoredDelivery> {
+    const all = [...this.deliveries.values()];
+    for (let i = all.length - 1; i >= 0; i--) yield all[i]!;
+  }
+
+  /** The deliveries an attempt is due or will be due for, oldest first. */
+  scheduled(): StoredDelivery[] {
+    return [...this.deliveries.values()].filter((d) => d.next_attempt_at !== null);
+  }
+
+  /**
+   * Record an attempt's outcome. `retryAtMs` is when the next attempt is due, or null when
+   * none will follow (success, or the last attempt): a delivery that failed its last
+   * attempt is dead-lettered.
+   */
+  recordAttempt(delivery: StoredDelivery, outcome: AttemptOutcome, retryAtMs: number | null) {
+    delivery.attempts++;
+    delivery.history.push({ attempt: delivery.attempts, ...outcome });
+    delivery.status = outcome.status;
+    delivery.status_code = outcome.status_code;
+    delivery.updated_at = this.ctx.clock.iso();
+    if (retryAtMs === null) this.finish(delivery, outcome.status === 'failed');
+    else delivery.next_attempt_at = new Date(retryAtMs).toISOString();
+    this.ctx.changed();
+  }
+
+  /**
+   * No attempt will be made (its webhook stopped receiving, or it was never answered for
+   * good): dead-lettered as it stands.
+   */
+  deadLetter(delivery: StoredDelivery): void {
+    delivery.updated_at = this.ctx.clock.iso();
+    this.finish(delivery, true);
+    this.ctx.changed();
+  }
+
+  // -------------------------------------------------------------------- slice
+
+  reset(): void {
+    this.webhooks = new Map();
+    this.deliveries = new Map();
+    this.seq = 0;
+  }
+
+  isEmpty(): boolean {
+    return this.webhooks.size === 0 && this.deliveries.size === 0;
+  }
+
+  toJSON(): { webhooks: StoredWebhook[]; deliveries: StoredDelivery[] } {
+    return { webhooks: [...this.webhooks.values()], deliveries: [...this.deliveries.values()] };
+  }
+
+  load(data: unknown): void {
+    const base = 'store.slices.webhooks';
+    if (
+      !isPlainObject(data) ||
+      !Array.isArray(data['webhooks']) ||
+      !Array.isArray(data['deliveries'])
+    ) {
+      throw new SnapshotError(base, 'must be an object with arrays webhooks and deliveries');
+    }
+    const webhooks = new Map<string, StoredWebhook>();
+    for (const [i, item] of data['webhooks'].entries()) {
+      const webhook = checkShape<StoredWebhook>(item, WEBHOOK_SHAPE, `${base}.webhooks[${i}]`);
+      if (webhooks.has(webhook.id)) {
+        throw new SnapshotError(`${base}.webhooks[${i}].id`, `duplicate id ${webhook.id}`);
+      }
+      webhooks.set(webhook.id, webhook);
+    }
+    const deliveries = new Map<string, StoredDelivery>();
+    let seq = 0;
+    for (const [i, item] of data['deliveries'].entries()) {
+      const path = `${base}.deliveries[${i}]`;
+      const delivery = checkShape<StoredDelivery>(item, DELIVERY_SHAPE, path);
+      for (const [j, attempt] of delivery.history.entries()) {
+        checkShape(attempt, ATTEMPT_SHAPE, `${path}.history[${j}]`);
+      }
+      if (!webhooks.has(delivery.webhook_id)) {
+        throw new SnapshotError(
+          `${path}.webhook_id`,
+          `no webhook has the id ${delivery.webhook_id}`,
+        );
+      }
+      if (deliveries.has(delivery.delivery_id) || delivery.seq <= seq) {
+        throw new SnapshotError(`${path}`, 'deliveries must have distinct ids, in creation order');
+      }
+      seq = delivery.seq;
+      deliveries.set(delivery.delivery_id, delivery);
+    }
+    this.webhooks = webhooks;
+    this.deliveries = deliveries;
+    this.seq = seq;
+  }
+
+  // ------------------------------------------------------------------ private
+
+  private finish(delivery: StoredDelivery, deadLettered: boolean): void {
+    delivery.next_attempt_at = null;
+    delivery.dead_lettered = deadLettered;
+    if (delivery.body !== null) {
+      const kept = cutText(delivery.body, REQUEST_BODY_LIMIT);
+      delivery.body = kept.text;
+      delivery.body_truncated = kept.truncated;
+    }
+  }
+
+  private touch(webhook: StoredWebhook): void {
+    webhook.updated_at = this.ctx.clock.iso();
+    this.ctx.changed();
+  }
+
+  /** Keep at most KEPT_DELIVERIES: drop the oldest that no attempt will follow. */
+  private forgetOld(): void {
+    if (this.deliveries.size <= KEPT_DELIVERIES) return;
+    for (const [id, delivery] of this.deliveries) {
+      if (delivery.next_attempt_at === null) this.deliveries.delete(id);
+      if (this.deliveries.size <= KEPT_DELIVERIES) return;
+    }
+  }
+}
+
+/** The wire form of a webhook: everything but the secret and the running handshake. */
+export function webhookView(webhook: StoredWebhook): WebhookView {
+  const { secret, handshake_id, ...view } = webhook;
+  return view;
+}
+
+export const webhooksSlice = defineSlice('webhooks', (ctx) => new WebhooksModel(ctx));
+
+/** The webhooks slice of `store`. */
+export function webhooksOf(store: Store): WebhooksModel {
+  return store.slice(webhooksSlice);
+}
+
+// ----------------------------------------------------------- snapshot checks
+
+type Check = (value: unknown) => boolean;
+
+const isString: Check = (v) => typeof v === 'string';
+const isBoolean: Check = (v) => typeof v === 'boolean';
+const isCount: Check = (v) => Number.isInteger(v) && (v as number) >= 0;
+const isDate: Check = (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+const orNull =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
+const prefixed =
+  (prefix: string): Check =>
+  (v) =>
+    typeof v === 'string' && v.startsWith(prefix);
+
+const WEBHOOK_SHAPE: Record<keyof StoredWebhook, Check> = {
+  id: isString,
+  team_id: isString,
+  name: isString,
+  url: isString,
+  description: orNull(isString),
+  enabled: isBoolean,
+  verified: isBoolean,
+  verified_at: orNull(isDate),
+  verification_token: prefixed('whtok_'),
+  secret: prefixed('whsec_'),
+  created_at: isDate,
+  updated_at: isDate,
+  handshake_id: orNull(isString),
+};
+
+const DELIVERY_SHAPE: Record<keyof StoredDelivery, Check> = {
+  delivery_id: isString,
+  webhook_id: isString,
+  team_id: isString,
+  type: oneOf('delivery', 'verification'),
+  event: isString,
+  url: isString,
+  status: oneOf('pending', 'success', 'failed'),
+  status_code: orNull(isCount),
+  attempts: isCount,
+  created_at: isDate,
+  updated_at: isDate,
+  next_attempt_at: orNull(isDate),
+  dead_lettered: isBoolean,
+  body: orNull(isString),
+  body_truncated: isBoolean,
+  challenge: orNull(isString),
+  history: Array.isArray,
+  seq: isCount,
+};
+
+const ATTEMPT_SHAPE: Record<keyof StoredAttempt, Check> = {
+  attempt: isCount,
+  created_at: isDate,
+  status: oneOf('success', 'failed'),
+  status_code: orNull(isCount),
+  error: orNull(isString),
+  response_body: orNull(isString),
+  response_body_truncated: isBoolean,
+  duration_ms: isCount,
+};
+
+/** `value` when it is an object whose fields pass `shape`'s checks; SnapshotError otherwise. */
+function checkShape<T>(value: unknown, shape: Record<string, Check>, path: string): T {
+  if (!isPlainObject(value)) throw new SnapshotError(path, 'must be an object');
+  for (const [name, check] of Object.entries(shape)) {
+    if (!check(value[name])) {
+      // The value is not quoted: it may be a secret.
+      throw new SnapshotError(`${path}.${name}`, 'is missing or has an unexpected value');
+    }
+  }
+  return value as T;
+}
