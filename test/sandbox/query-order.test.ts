@@ -303,6 +303,19 @@ describe('cursor walks over HTTP', () => {
     return answer;
   }
 
+  /** Every id of a cursor walk; `between` runs after each page (given how many ids came). */
+  async function walk(api: RecordsApi, query: object, between?: (seen: number) => Promise<void>) {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const answer = await page(api, query, cursor);
+      seen.push(...ids(answer));
+      cursor = answer.body.next_cursor;
+      await between?.(seen.length);
+    } while (cursor !== null);
+    return seen;
+  }
+
   test('after writes, a walk returns every match once, in the order of the full sort', async (t) => {
     const { api, random, contacts, query, order } = await walkFixture(t);
     await page(api, query, null); // the result set exists before the writes
@@ -315,13 +328,7 @@ describe('cursor walks over HTTP', () => {
     }
     await api.req('DELETE', `contact/${contacts[3]}`);
     await api.create('contact', { name: 'Ann', city: 'Lima', score: 4 });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const answer = await page(api, query, cursor);
-      seen.push(...ids(answer));
-      cursor = answer.body.next_cursor;
-    } while (cursor !== null);
+    const seen = await walk(api, query);
     assert.equal(new Set(seen).size, seen.length, 'no record twice');
     assert.deepEqual(seen, order());
   });
@@ -329,18 +336,13 @@ describe('cursor walks over HTTP', () => {
   test('writes between pages that move nothing leave the walk whole; others shift it by offset', async (t) => {
     const { api, random, contacts, query, order } = await walkFixture(t);
     const expected = order();
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const answer = await page(api, query, cursor);
-      seen.push(...ids(answer));
-      cursor = answer.body.next_cursor;
-      // Neither filtered nor sorted on: the order stays, the sets catch up with the writes.
+    // Neither filtered nor sorted on: the order stays, the sets catch up with the writes.
+    const seen = await walk(api, query, async (at) => {
       await api.req('PATCH', `contact/${pick(random, contacts)}`, {
-        body: { default: { email: `x${seen.length}@example.com` } },
+        body: { default: { email: `x${at}@example.com` } },
       });
-      await api.create('organization', { name: `Org ${seen.length}` });
-    } while (cursor !== null);
+      await api.create('organization', { name: `Org ${at}` });
+    });
     assert.deepEqual(seen, expected);
 
     // A write that moves a record: the next page is the slice of the new order at the
