@@ -128,14 +128,17 @@ export class RecordsModel implements Slice {
     return this.table(type).rows.get(id);
   }
 
-  /** Records of `type` in creation order. */
-  *records(
+  /**
+   * Records of `type` in creation order. With includeDeleted, the table's own iterator: a
+   * full scan that skips soft-deleted records itself runs several times faster than through
+   * a generator (the query engine's does).
+   */
+  records(
     type: ObjectType,
     options: { includeDeleted?: boolean } = {},
   ): IterableIterator<Readonly<StoredRecord>> {
-    for (const record of this.table(type).rows.values()) {
-      if (options.includeDeleted === true || record.deleted_at === null) yield record;
-    }
+    const rows = this.table(type).rows.values();
+    return options.includeDeleted === true ? rows : active(rows);
   }
 
   /**
@@ -304,6 +307,10 @@ export class RecordsModel implements Slice {
     record.updated_at = this.ctx.clock.iso();
     this.ctx.changed();
   }
+}
+
+function* active(rows: Iterable<StoredRecord>): IterableIterator<Readonly<StoredRecord>> {
+  for (const record of rows) if (record.deleted_at === null) yield record;
 }
 
 /** The event of a write of `record` (now written) with `cause`. */

@@ -88,18 +88,22 @@ export function pageOf(
 /** The first page of an unsorted query without a total: creation order, up to one past it. */
 function firstPage(query: CompiledQuery, limit: number): Window {
   const records: Readonly<StoredRecord>[] = [];
-  for (const record of candidates(query)) {
-    if (!query.keep(record)) continue;
+  for (const record of everyRecord(query)) {
+    if (!matches(query, record)) continue;
     if (records.length === limit) return { records, hasMore: true };
     records.push(record);
   }
   return { records, hasMore: false };
 }
 
-function candidates(query: CompiledQuery): IterableIterator<Readonly<StoredRecord>> {
-  return recordsOf(query.scope.store).records(query.scope.type, {
-    includeDeleted: query.deleted,
-  });
+/** Every record of the query's type in creation order, soft-deleted ones included. */
+function everyRecord(query: CompiledQuery): IterableIterator<Readonly<StoredRecord>> {
+  return recordsOf(query.scope.store).records(query.scope.type, { includeDeleted: true });
+}
+
+/** `record` is in the query's result set. */
+function matches(query: CompiledQuery, record: Readonly<StoredRecord>): boolean {
+  return (query.deleted || record.deleted_at === null) && query.keep(record);
 }
 
 /** A record with its sort keys and its place in creation order among the matches. */
@@ -175,7 +179,7 @@ function resultSet(query: CompiledQuery, build: boolean): ResultSet | undefined 
   ) {
     if (!build) return undefined;
     const records: Readonly<StoredRecord>[] = [];
-    for (const record of candidates(query)) if (query.keep(record)) records.push(record);
+    for (const record of everyRecord(query)) if (matches(query, record)) records.push(record);
     set = {
       generation: recordsOf(store).generation,
       definitions,
@@ -226,9 +230,8 @@ function catchUp(set: ResultSet, query: CompiledQuery): boolean {
       if (at >= 0) set.records.splice(at, 1);
     }
     for (const record of changed) {
-      if (!query.deleted && record.deleted_at !== null) continue;
-      if (!query.keep(record)) continue;
-      set.records.splice(placeOf(set, query, record, ordinals), 0, record);
+      if (matches(query, record))
+        set.records.splice(placeOf(set, query, record, ordinals), 0, record);
     }
   }
   set.generation = model.generation;
