@@ -7,6 +7,7 @@
 // baseline's median.
 //
 //   node bench/sandbox-query.mjs [--runs N] [--records N]     (default 30 runs, 100,000)
+//   node --expose-gc bench/sandbox-query.mjs                    (also: the memory queries keep)
 //
 // The write before each query changes the score and city of a contact drawn at random
 // (through the store, untimed), so records enter and leave the filter. Operations:
@@ -75,6 +76,14 @@ function reference() {
   for (const record of records.records('contact')) if (referenceKeep(record)) matches.push(record);
   return sortRecords(matches, referenceSort).slice(0, 50);
 }
+
+/** Heap in use after a full collection (with --expose-gc), else undefined. */
+const heapUsed = () => {
+  if (globalThis.gc === undefined) return undefined;
+  globalThis.gc();
+  return process.memoryUsage().heapUsed;
+};
+const heapBefore = heapUsed();
 
 // The reference agrees with the engine, and the cursor of page 21 (sorted by name).
 const engineIds = query(GOAL).data.map((row) => row.id);
@@ -149,4 +158,11 @@ const goal = quantile(times.get('filtered + sorted first page'), 0.5);
 console.log(
   `\ngoal: a filtered, sorted first page after a write in 5 ms or less: ${goal <= 5 ? 'met' : 'not met'} (${goal.toFixed(2)} ms)`,
 );
+const heapAfter = heapUsed();
+if (heapAfter !== undefined) {
+  const mib = (heapAfter - heapBefore) / 2 ** 20;
+  console.log(
+    `memory the queries keep after the runs (result sets, creation places): ${mib.toFixed(1)} MiB`,
+  );
+}
 await sandbox.close();
