@@ -24,6 +24,7 @@
 import { ComparisonOperator } from '../../../generated/enums.ts';
 
 import { isPlainObject } from '../../../util/guards.ts';
+import type { ObjectType } from '../../object-types.ts';
 import {
   fieldProblem,
   findOption,
@@ -71,6 +72,15 @@ function directOf(
   return listId === null
     ? (record) => record.default[slug]
     : (record) => record.lists[listId]?.[slug];
+}
+
+/**
+ * Add to `reached` the types of the records a path reads besides the record itself (the
+ * targets of its references): a change of one of those may change what the path gives for
+ * any record, while a change of a record changes only what the paths give for it.
+ */
+function noteReached(steps: readonly PathStep[], reached: Set<ObjectType> | undefined): void {
+  for (let i = 1; i < steps.length; i++) reached?.add(steps[i]!.scope.type);
 }
 
 /** A predicate: some single value the path reaches passes `test`. */
@@ -277,12 +287,16 @@ const TEXT_TESTS: Partial<Record<Operator, TextTest>> = {
   ends_with: (h, n) => h.endsWith(n),
 };
 
-/** Compile filter entries into one predicate; undefined when there is nothing to test. */
+/**
+ * Compile filter entries into one predicate; undefined when there is nothing to test. The
+ * types of the records its dot paths read are added to `reached` (see `noteReached`).
+ */
 export function compileFilter(
   scope: Scope,
   filter: readonly FilterEntry[] | undefined,
   combinator: Combinator,
   name: FieldNamer,
+  reached?: Set<ObjectType>,
 ): Predicate | undefined {
   if (filter === undefined || filter.length === 0) return undefined;
   const entries = filter.map((entry, i): Predicate => {
@@ -293,6 +307,7 @@ export function compileFilter(
     const conditions: Predicate[] = [];
     for (const [path, comparison] of Object.entries(entry)) {
       const steps = resolvePath(scope, path, name(`${at}.${path}`));
+      noteReached(steps, reached);
       if (!isPlainObject(comparison) || Object.keys(comparison).length === 0) {
         throw fieldProblem(
           name(`${at}.${path}`),
@@ -471,7 +486,7 @@ function textMatch(
 // ---------------------------------------------------------------- sorting
 
 /** A sort key of one record: a number, a string, or undefined (no value: sorts last). */
-type Key = number | string | undefined;
+export type Key = number | string | undefined;
 
 export interface CompiledSort {
   /** The keys of a record, one per sort path. */
@@ -480,10 +495,12 @@ export interface CompiledSort {
   directions: number[];
 }
 
+/** Compile sort entries; undefined when there are none. Dot paths add to `reached`. */
 export function compileSort(
   scope: Scope,
   sort: readonly SortEntry[] | undefined,
   name: FieldNamer,
+  reached?: Set<ObjectType>,
 ): CompiledSort | undefined {
   if (sort === undefined || sort.length === 0) return undefined;
   const extractors: ((record: Readonly<StoredRecord>) => Key)[] = [];
@@ -498,6 +515,7 @@ export function compileSort(
         throw fieldProblem(field, 'enum', `must be asc or desc, not ${JSON.stringify(direction)}.`);
       }
       const steps = resolvePath(scope, path, field);
+      noteReached(steps, reached);
       const def = steps[steps.length - 1]!.def;
       const direct = directOf(steps);
       const reach = reachOf(steps);
@@ -536,27 +554,40 @@ function sortKey(value: unknown, def: PropertyDefinition): Key {
   }
 }
 
-/** Order records by the compiled sort: keys computed once per record, a stable sort. */
+/**
+ * The order of two records' keys under `directions` (negative: `a` first); 0 when every key
+ * ties (then creation order decides).
+ */
+export function compareKeys(
+  a: readonly Key[],
+  b: readonly Key[],
+  directions: readonly number[],
+): number {
+  for (let i = 0; i < directions.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined) return 1;
+    if (y === undefined) return -1;
+    let n: number;
+    if (typeof x === 'number' && typeof y === 'number') n = x - y;
+    else if (typeof x === 'string' && typeof y === 'string') n = x < y ? -1 : 1;
+    else n = typeof x === 'number' ? -1 : 1;
+    if (n !== 0) return n * directions[i]!;
+  }
+  return 0;
+}
+
+/**
+ * Order records (given in creation order) by the compiled sort: keys computed once per
+ * record, a stable sort, so ties stay in creation order.
+ */
 export function sortRecords<T extends Readonly<StoredRecord>>(
   records: T[],
   sort: CompiledSort,
 ): T[] {
   const keyed = records.map((record) => ({ record, keys: sort.keys(record) }));
   const { directions } = sort;
-  keyed.sort((a, b) => {
-    for (let i = 0; i < directions.length; i++) {
-      const x = a.keys[i];
-      const y = b.keys[i];
-      if (x === y) continue;
-      if (x === undefined) return 1;
-      if (y === undefined) return -1;
-      let n: number;
-      if (typeof x === 'number' && typeof y === 'number') n = x - y;
-      else if (typeof x === 'string' && typeof y === 'string') n = x < y ? -1 : 1;
-      else n = typeof x === 'number' ? -1 : 1;
-      if (n !== 0) return n * directions[i]!;
-    }
-    return 0;
-  });
+  keyed.sort((a, b) => compareKeys(a.keys, b.keys, directions));
   return keyed.map((k) => k.record);
 }

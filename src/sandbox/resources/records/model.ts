@@ -2,7 +2,9 @@
 // slice. The model owns every rule about their state (timestamps, versions, soft delete,
 // list membership) and keeps running counts so counting is O(1). Values arrive here already
 // checked against the property definitions (values.ts); a null value clears a property.
-// `generation` grows with every change, so query results can be cached until the next one.
+// `generation` grows with every change, so query results can be cached until the next one;
+// the last changes are remembered (`changesSince`), so a cached result can catch up with a
+// few writes instead of being computed again.
 //
 // Every write that carries a cause (the API operation and its team) is announced on the
 // store's bus (events.ts): one event per record that changed, after the change, with the
@@ -58,10 +60,24 @@ function emptyTables(): Map<ObjectType, Table> {
   );
 }
 
+/** A change of one record: the record (as it is now) and its type. */
+export interface RecordChange {
+  readonly type: ObjectType;
+  readonly record: Readonly<StoredRecord>;
+  /** The change created the record (it is the last of its type in creation order then). */
+  readonly created: boolean;
+}
+
+/** How many changes `changesSince` remembers at least. */
+export const CHANGES_KEPT = 256;
+
 export class RecordsModel implements Slice {
   private tables = emptyTables();
   private readonly ctx: SliceContext;
   private gen = 0;
+  /** changes[i] made generation changesBase + i + 1. */
+  private changes: RecordChange[] = [];
+  private changesBase = 0;
 
   constructor(ctx: SliceContext) {
     this.ctx = ctx;
@@ -84,7 +100,7 @@ export class RecordsModel implements Slice {
     };
     table.rows.set(id, record);
     adjust(table, record, +1);
-    this.gen++;
+    this.changed(type, record, true);
     this.ctx.changed();
     if (this.announces(cause)) {
       this.announce(eventOf('record.created', type, record, cause, null));
@@ -97,19 +113,32 @@ export class RecordsModel implements Slice {
     return this.gen;
   }
 
+  /**
+   * The changes that made the generations after `generation`, oldest first (a record changed
+   * twice is there twice); undefined when they are not all remembered: more than
+   * CHANGES_KEPT ago, or across a reset or load (which replace every record).
+   */
+  changesSince(generation: number): readonly RecordChange[] | undefined {
+    if (generation < this.changesBase || generation > this.gen) return undefined;
+    return this.changes.slice(generation - this.changesBase);
+  }
+
   /** The record with `id`, soft-deleted or not; undefined when there is none. */
   get(type: ObjectType, id: string): Readonly<StoredRecord> | undefined {
     return this.table(type).rows.get(id);
   }
 
-  /** Records of `type` in creation order. */
-  *records(
+  /**
+   * Records of `type` in creation order. With includeDeleted, the table's own iterator: a
+   * full scan that skips soft-deleted records itself runs several times faster than through
+   * a generator (the query engine's does).
+   */
+  records(
     type: ObjectType,
     options: { includeDeleted?: boolean } = {},
   ): IterableIterator<Readonly<StoredRecord>> {
-    for (const record of this.table(type).rows.values()) {
-      if (options.includeDeleted === true || record.deleted_at === null) yield record;
-    }
+    const rows = this.table(type).rows.values();
+    return options.includeDeleted === true ? rows : active(rows);
   }
 
   /**
@@ -143,7 +172,7 @@ export class RecordsModel implements Slice {
     record.default = nextDefault;
     record.lists = nextLists;
     if (active) adjust(table, record, +1);
-    this.touch(record);
+    this.touch(type, record);
     if (before !== undefined) {
       this.announce(eventOf('record.updated', type, record, cause!, before));
     }
@@ -161,7 +190,7 @@ export class RecordsModel implements Slice {
     const before = this.announces(cause) ? copyOf(record) : undefined;
     adjust(table, record, -1);
     record.deleted_at = this.ctx.clock.iso();
-    this.touch(record);
+    this.touch(type, record);
     if (before !== undefined) {
       this.announce(eventOf('record.deleted', type, record, cause!, before));
     }
@@ -176,7 +205,7 @@ export class RecordsModel implements Slice {
     const before = this.announces(cause) ? copyOf(record) : undefined;
     record.deleted_at = null;
     adjust(table, record, +1);
-    this.touch(record);
+    this.touch(type, record);
     if (before !== undefined) {
       this.announce(eventOf('record.restored', type, record, cause!, before));
     }
@@ -192,7 +221,7 @@ export class RecordsModel implements Slice {
 
   reset(): void {
     this.tables = emptyTables();
-    this.gen++;
+    this.replaced();
   }
 
   isEmpty(): boolean {
@@ -231,7 +260,7 @@ export class RecordsModel implements Slice {
       }
     }
     this.tables = tables;
-    this.gen++;
+    this.replaced();
   }
 
   private table(type: ObjectType): Table {
@@ -255,12 +284,33 @@ export class RecordsModel implements Slice {
     this.ctx.events.emit(recordEvents, event);
   }
 
-  private touch(record: StoredRecord): void {
+  /** A new generation made by a change of `record`, remembered. */
+  private changed(type: ObjectType, record: StoredRecord, created: boolean): void {
     this.gen++;
+    this.changes.push({ type, record, created });
+    if (this.changes.length >= 2 * CHANGES_KEPT) {
+      this.changes = this.changes.slice(CHANGES_KEPT);
+      this.changesBase += CHANGES_KEPT;
+    }
+  }
+
+  /** A new generation where every record was replaced: no change before it is remembered. */
+  private replaced(): void {
+    this.gen++;
+    this.changes = [];
+    this.changesBase = this.gen;
+  }
+
+  private touch(type: ObjectType, record: StoredRecord): void {
+    this.changed(type, record, false);
     record.version++;
     record.updated_at = this.ctx.clock.iso();
     this.ctx.changed();
   }
+}
+
+function* active(rows: Iterable<StoredRecord>): IterableIterator<Readonly<StoredRecord>> {
+  for (const record of rows) if (record.deleted_at === null) yield record;
 }
 
 /** The event of a write of `record` (now written) with `cause`. */

@@ -9,19 +9,18 @@
 // handed to another query is refused with 400. A cursor fixes the page size it was issued
 // with; `page` (1-based) is the older way to the same offsets.
 //
-// Performance: an unsorted first page without a total scans only up to the end of the page.
-// Other pages, sorted pages and totals come from the full ordered result, cached per
-// fingerprint until the next change of any record or definition, so following a cursor
-// through a large type costs one pass (and one sort), not one per page.
+// Performance (results.ts): an unsorted first page without a total scans only up to the end
+// of the page. Other pages, sorted pages and totals come from the query's result set, cached
+// per fingerprint and brought up to date after writes from the records' change log; a sorted
+// page near the start of a set just computed comes from a bounded heap, not a full sort.
 
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest } from '../../errors.ts';
-import { OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
+import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { definitionsIn, fieldProblem, type Scope } from '../properties/scope.ts';
-import type { PropertyDefinition } from '../properties/types.ts';
+import { fieldProblem, type Scope } from '../properties/scope.ts';
 import {
   type Combinator,
   compileFilter,
@@ -30,10 +29,10 @@ import {
   type FilterEntry,
   type Predicate,
   type SortEntry,
-  sortRecords,
 } from './filter.ts';
 import { recordsOf } from './model.ts';
 import { compileSelect, project, rowValues } from './present.ts';
+import { type CompiledQuery, pageOf } from './results.ts';
 import type { StoredRecord, Values } from './types.ts';
 
 export type { Combinator, FieldNamer, FilterEntry, Operator, SortEntry } from './filter.ts';
@@ -157,16 +156,7 @@ export function recordsWhereEquals(
 
 // ---------------------------------------------------------------- compiling
 
-interface Compiled {
-  scope: Scope;
-  /** Keeps a record in the result set (list membership, ids, deleted, filter). */
-  keep: Predicate;
-  sort: ReturnType<typeof compileSort>;
-  deleted: boolean;
-  fingerprint: string;
-}
-
-function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): Compiled {
+function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): CompiledQuery {
   const combinator = spec.combinator ?? 'AND';
   if (combinator !== 'AND' && combinator !== 'OR') {
     throw fieldProblem(
@@ -186,8 +176,9 @@ function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): Compiled {
     throw fieldProblem(name('sort'), 'type', 'must be an array of { slug: asc | desc }.');
   }
   const ids = checkStrings(spec.ids, name('id'));
-  const filter = compileFilter(scope, spec.filter, combinator, name);
-  const sort = compileSort(scope, spec.sort, name);
+  const reached = new Set<ObjectType>();
+  const filter = compileFilter(scope, spec.filter, combinator, name, reached);
+  const sort = compileSort(scope, spec.sort, name, reached);
   const idSet = ids === undefined ? undefined : new Set(ids);
   const { listId } = scope;
   const keep: Predicate = (record) =>
@@ -209,7 +200,7 @@ function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): Compiled {
     )
     .digest('base64url')
     .slice(0, 16);
-  return { scope, keep, sort, deleted: spec.deleted === true, fingerprint };
+  return { scope, keep, sort, deleted: spec.deleted === true, reached, fingerprint };
 }
 
 function checkStrings(value: unknown, field: string): readonly string[] | undefined {
@@ -277,92 +268,4 @@ function decodeCursor(cursor: string, fingerprint: string, field: string): Curso
     );
   }
   return { offset, limit, fingerprint };
-}
-
-// ---------------------------------------------------------------- pages
-
-interface Window {
-  records: Readonly<StoredRecord>[];
-  hasMore: boolean;
-  total?: number;
-}
-
-function pageOf(compiled: Compiled, offset: number, limit: number, withTotal: boolean): Window {
-  const cached = cachedResult(compiled, compiled.sort !== undefined || withTotal || offset > 0);
-  if (cached !== undefined) {
-    const window: Window = {
-      records: cached.slice(offset, offset + limit),
-      hasMore: cached.length > offset + limit,
-    };
-    if (withTotal) window.total = cached.length;
-    return window;
-  }
-  // The first page, unsorted, without a total: scan in creation order to one record past it.
-  const records: Readonly<StoredRecord>[] = [];
-  let seen = 0;
-  for (const record of candidates(compiled)) {
-    if (!compiled.keep(record)) continue;
-    if (seen++ < offset) continue;
-    if (records.length === limit) return { records, hasMore: true };
-    records.push(record);
-  }
-  return { records, hasMore: false };
-}
-
-function candidates(compiled: Compiled): IterableIterator<Readonly<StoredRecord>> {
-  return recordsOf(compiled.scope.store).records(compiled.scope.type, {
-    includeDeleted: compiled.deleted,
-  });
-}
-
-interface CacheEntry {
-  generation: number;
-  /** The definitions arrays the result was computed with (the properties model's caches). */
-  definitions: readonly (readonly PropertyDefinition[])[];
-  records: Readonly<StoredRecord>[];
-}
-
-/** Results kept per store (most recently used last). */
-const CACHE_SIZE = 32;
-const caches = new WeakMap<Store, Map<string, CacheEntry>>();
-
-/**
- * The full ordered result of a compiled query: from the cache when nothing changed since it
- * was computed; else computed (and cached) when `build`, else undefined.
- */
-function cachedResult(compiled: Compiled, build: boolean): Readonly<StoredRecord>[] | undefined {
-  const { store } = compiled.scope;
-  let cache = caches.get(store);
-  if (cache === undefined) {
-    cache = new Map();
-    caches.set(store, cache);
-  }
-  const generation = recordsOf(store).generation;
-  const definitions = definitionsSeen(compiled.scope);
-  const entry = cache.get(compiled.fingerprint);
-  if (
-    entry !== undefined &&
-    entry.generation === generation &&
-    entry.definitions.length === definitions.length &&
-    entry.definitions.every((defs, i) => defs === definitions[i])
-  ) {
-    cache.delete(compiled.fingerprint);
-    cache.set(compiled.fingerprint, entry);
-    return entry.records;
-  }
-  if (!build) return undefined;
-  let records: Readonly<StoredRecord>[] = [];
-  for (const record of candidates(compiled)) if (compiled.keep(record)) records.push(record);
-  if (compiled.sort !== undefined) records = sortRecords(records, compiled.sort);
-  cache.delete(compiled.fingerprint);
-  cache.set(compiled.fingerprint, { generation, definitions, records });
-  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return records;
-}
-
-/** Every definitions array a query of this scope may have read (dot paths reach any type). */
-function definitionsSeen(scope: Scope): (readonly PropertyDefinition[])[] {
-  const seen = OBJECT_TYPES.map((type) => definitionsIn({ ...scope, type, listId: null }));
-  if (scope.listId !== null) seen.push(definitionsIn(scope));
-  return seen;
 }
