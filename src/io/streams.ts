@@ -197,6 +197,11 @@ export class IOStreams {
         // ws colours the frames itself: the bundle's chalk does not detect colour support
         // (scripts/build.mjs), and this.err knows --no-color, NO_COLOR and FORCE_COLOR.
         color: false,
+        // ora would put stdin in raw mode to hide what is typed, which turns off the
+        // terminal's Ctrl-C: the keystroke becomes a byte that only reaches ws if stdin is
+        // read, and a paused stdin is not. Left as it is, Ctrl-C is a SIGINT, which main()
+        // turns into cancelling the command (exit 130) and a second one into leaving.
+        discardStdin: false,
       });
       const { frames, interval } = spinner.spinner;
       spinner.spinner = { interval, frames: frames.map((f) => this.err.cyan(f)) };
