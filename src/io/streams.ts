@@ -18,7 +18,8 @@ export interface IOStreamsInit {
   isStderrTTY: boolean | (() => boolean);
   isStdinTTY: boolean | (() => boolean);
   env: Env;
-  columns?: number;
+  /** The terminal's width, when stdout is a terminal that reports one (read when needed). */
+  columns?: number | (() => number | undefined);
 }
 
 export interface PresentationFlags {
@@ -78,7 +79,6 @@ export class IOStreams {
   readonly stdout: Writable;
   readonly isStdoutTTY: boolean;
   readonly env: Env;
-  readonly columns: number;
   quiet = false;
   debugEnabled = false;
   yes = false;
@@ -90,6 +90,7 @@ export class IOStreams {
   private readonly stderrTTYOf: Later<boolean>;
   private readonly stdinOf: Later<Readable>;
   private readonly stdinTTYOf: Later<boolean>;
+  private readonly columnsOf: number | (() => number | undefined) | undefined;
 
   constructor(init: IOStreamsInit) {
     this.stdout = init.stdout;
@@ -99,7 +100,17 @@ export class IOStreams {
     this.stderrTTYOf = new Later(init.isStderrTTY);
     this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
-    this.columns = init.columns ?? 100;
+    this.columnsOf = init.columns;
+  }
+
+  /**
+   * The width of the terminal stdout shows on, read each time (it may be resized), or
+   * undefined when stdout is not a terminal or reports no width: tables are then not
+   * fitted to a width.
+   */
+  get columns(): number | undefined {
+    const n = typeof this.columnsOf === 'function' ? this.columnsOf() : this.columnsOf;
+    return n !== undefined && n > 0 ? n : undefined;
   }
 
   get stderr(): Writable {
@@ -261,6 +272,6 @@ export function systemIO(env: Env = process.env): IOStreams {
     isStderrTTY: () => process.stderr.isTTY === true,
     isStdinTTY: () => process.stdin.isTTY === true,
     env,
-    columns: process.stdout.columns,
+    columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
   });
 }

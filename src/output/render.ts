@@ -147,46 +147,18 @@ export function createRowWriter<T>(
             if (opts.emptyMessage) io.stderr.write(`${opts.emptyMessage}\n`);
             return;
           }
-          await put(io, await tableText(io, cols, all));
+          const table = await tableText(io, cols, all);
+          await put(io, table.text);
+          if (table.note) noteOnce(io, table.note);
         },
       };
     }
   }
 }
 
-const MAX_CELL = 60;
-
-function truncate(text: string, max: number): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ');
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-}
-
-async function borderlessTable(head: string[], aligns: ('left' | 'right')[]) {
-  const { default: Table } = await import('cli-table3');
-  const none = '';
-  return new Table({
-    head,
-    colAligns: aligns,
-    chars: {
-      top: none,
-      'top-mid': none,
-      'top-left': none,
-      'top-right': none,
-      bottom: none,
-      'bottom-mid': none,
-      'bottom-left': none,
-      'bottom-right': none,
-      left: none,
-      'left-mid': none,
-      mid: none,
-      'mid-mid': none,
-      right: none,
-      'right-mid': none,
-      middle: '  ',
-    },
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-    wordWrap: false,
-  }) as unknown as { push(row: string[]): void; toString(): string };
+/** A table's header for a column: the key in capitals, unless the column names one. */
+export function tableHeader<T>(col: Column<T>): string {
+  return col.header ?? col.key.toUpperCase();
 }
 
 /** A column whose values (those present) are all numbers reads best right-aligned. */
@@ -201,20 +173,42 @@ function numericColumn<T>(rows: readonly T[], col: Column<T>): boolean {
   return any;
 }
 
-async function tableText<T>(io: IOStreams, cols: Column<T>[], rows: T[]): Promise<string> {
-  const head = cols.map((c) => io.out.bold(c.header ?? c.key.toUpperCase()));
-  const table = await borderlessTable(
-    head,
-    cols.map((c) => c.align ?? (numericColumn(rows, c) ? 'right' : 'left')),
-  );
-  for (const r of rows) {
-    table.push(cols.map((c) => truncate(tableCell(r, c), MAX_CELL)));
-  }
-  return `${table
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')}\n`;
+/** Notes already given through an IOStreams, so a command says each once. */
+const said = new WeakMap<IOStreams, Set<string>>();
+
+function noteOnce(io: IOStreams, note: string): void {
+  const notes = said.get(io) ?? new Set<string>();
+  said.set(io, notes);
+  if (notes.has(note)) return;
+  notes.add(note);
+  io.info(io.err.dim(note));
+}
+
+/**
+ * A table fitted to the terminal: a column that cannot fit the width is left out, and the
+ * note says which.
+ */
+async function tableText<T>(
+  io: IOStreams,
+  cols: Column<T>[],
+  rows: T[],
+): Promise<{ text: string; note: string | undefined }> {
+  const columns = cols.map((c) => ({
+    key: c.key,
+    header: tableHeader(c),
+    align: c.align ?? (numericColumn(rows, c) ? ('right' as const) : ('left' as const)),
+    cells: rows.map((r) => tableCell(r, c)),
+  }));
+  const { drawTable } = await import('./table.ts');
+  const table = drawTable(columns, rows.length, io.columns, (s) => io.out.bold(s));
+  const left = table.dropped.map((i) => columns[i]!.key);
+  return {
+    text: table.text,
+    note:
+      left.length === 0
+        ? undefined
+        : `Left out to fit the terminal's width: ${left.join(', ')} (choose the columns with --fields).`,
+  };
 }
 
 function tableCell<T>(row: T, col: Column<T>): string {
