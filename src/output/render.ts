@@ -147,7 +147,7 @@ export function createRowWriter<T>(
             if (opts.emptyMessage) io.stderr.write(`${opts.emptyMessage}\n`);
             return;
           }
-          const table = await tableText(io, cols, all);
+          const table = await tableText(io, cols, all, opts);
           await put(io, table.text);
           if (table.note) noteOnce(io, table.note);
         },
@@ -156,9 +156,9 @@ export function createRowWriter<T>(
   }
 }
 
-/** A table's header for a column: the key in capitals, unless the column names one. */
+/** A table's header for a column: its words in capitals (`close_date` → `CLOSE DATE`). */
 export function tableHeader<T>(col: Column<T>): string {
-  return col.header ?? col.key.toUpperCase();
+  return (col.header ?? col.key).replace(/_/g, ' ').toUpperCase();
 }
 
 /** A column whose values (those present) are all numbers reads best right-aligned. */
@@ -185,20 +185,22 @@ function noteOnce(io: IOStreams, note: string): void {
 }
 
 /**
- * A table fitted to the terminal: a column that cannot fit the width is left out, and the
- * note says which.
+ * A table fitted to the terminal. Without --fields, a column empty on every row is not
+ * shown; a column that cannot fit the width is left out, and the note says which.
  */
 async function tableText<T>(
   io: IOStreams,
   cols: Column<T>[],
   rows: T[],
+  opts: RenderOptions<T>,
 ): Promise<{ text: string; note: string | undefined }> {
-  const columns = cols.map((c) => ({
+  let columns = cols.map((c) => ({
     key: c.key,
     header: tableHeader(c),
     align: c.align ?? (numericColumn(rows, c) ? ('right' as const) : ('left' as const)),
     cells: rows.map((r) => tableCell(r, c)),
   }));
+  if (!opts.fields) columns = columns.filter((c, i) => i === 0 || c.cells.some((t) => t !== ''));
   const { drawTable } = await import('./table.ts');
   const table = drawTable(columns, rows.length, io.columns, (s) => io.out.bold(s));
   const left = table.dropped.map((i) => columns[i]!.key);
@@ -229,8 +231,9 @@ export async function renderRows<T>(
 }
 
 /**
- * Render one object: as a key/value listing on a terminal, one JSON document with
- * --json (or one line with ndjson), a header and one row in csv, one row in tsv.
+ * Render one object: as a key/value listing on a terminal (without --fields, the keys
+ * whose value is empty are left out), one JSON document with --json (or one line with
+ * ndjson), a header and one row in csv, one row in tsv.
  */
 export async function renderObject<T>(
   io: IOStreams,
@@ -244,10 +247,15 @@ export async function renderObject<T>(
       await put(io, `${JSON.stringify(jsonOf(obj, cols, opts), null, 2)}\n`);
       return;
     case 'table': {
-      const width = Math.max(...cols.map((c) => c.key.length));
-      const lines = cols.map((c) => {
-        const text = tableCell(obj, c);
-        return `${io.out.bold(c.key.padEnd(width))}  ${text}`.trimEnd();
+      const { oneLine } = await import('./width.ts');
+      const shown = cols
+        .map((c) => ({ key: c.key, text: tableCell(obj, c) }))
+        .filter((c) => opts.fields || c.text !== '');
+      const width = Math.max(0, ...shown.map((c) => c.key.length));
+      const indent = `\n${' '.repeat(width + 2)}`;
+      const lines = shown.map(({ key, text }) => {
+        const value = text.split(/\r?\n/).map(oneLine).join(indent);
+        return `${io.out.bold(key.padEnd(width))}  ${value}`.trimEnd();
       });
       await put(io, `${lines.join('\n')}\n`);
       return;

@@ -32,9 +32,11 @@ async function create(...args: string[]): Promise<string> {
 }
 
 /** A key/value listing as `ws views get` prints it on a terminal. */
+/** A key/value listing on a terminal: the keys whose value is empty are left out. */
 function kv(pairs: [string, string][]): string {
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  return `${pairs.map(([k, v]) => `${k.padEnd(width)}  ${v}`.trimEnd()).join('\n')}\n`;
+  const shown = pairs.filter(([, v]) => v !== '');
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return `${shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }
 
 describe('ws views create', () => {

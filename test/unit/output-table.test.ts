@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Column } from '../../src/output/format.ts';
-import { renderRows } from '../../src/output/render.ts';
+import { renderObject, renderRows } from '../../src/output/render.ts';
 import { drawTable, fitWidths } from '../../src/output/table.ts';
 import { cutToWidth, displayWidth, oneLine } from '../../src/output/width.ts';
 import { testIO } from '../helpers/io.ts';
@@ -152,6 +152,28 @@ describe('tables on a terminal', () => {
     assert.match(t.stdout(), /dmitri\.kowalski@cedarstone\.example\n$/);
   });
 
+  it('leave out a column empty on every row, unless --fields names it', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
+    await renderRows(t.io, contacts, contactColumns, { format: 'table' });
+    assert.match(t.stdout(), /^ID +NAME +TITLE +EMAIL\n/);
+    const named = testIO({ tty: true, env: { NO_COLOR: '1' } });
+    await renderRows(named.io, contacts, contactColumns, {
+      format: 'table',
+      fields: ['id', 'status'],
+    });
+    assert.match(named.stdout(), /^ID {36}STATUS\n/);
+  });
+
+  it('head every column with its words in capitals', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
+    const cols: Column<{ close_date: string; n: number }>[] = [
+      { key: 'close_date' },
+      { key: 'n', header: 'rate_limit' },
+    ];
+    await renderRows(t.io, [{ close_date: '2026-03-31', n: 1 }], cols, { format: 'table' });
+    assert.equal(t.stdout(), 'CLOSE DATE  RATE LIMIT\n2026-03-31           1\n');
+  });
+
   it('keep a row on one line when a value holds line breaks', async () => {
     const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
     await renderRows(
@@ -163,5 +185,26 @@ describe('tables on a terminal', () => {
       },
     );
     assert.equal(t.stdout(), 'ID  NOTES\nr1  line one line two\n');
+  });
+});
+
+describe('one object', () => {
+  const obj = { profile: 'main', base_url: 'http://x', team_id: ID, note: '' };
+  const cols: Column<typeof obj>[] = [
+    { key: 'profile' },
+    { key: 'base_url' },
+    { key: 'team_id' },
+    { key: 'note' },
+  ];
+
+  it('on a terminal leaves out empty values unless --fields names them, and indents a value of several lines', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
+    await renderObject(t.io, { ...obj, note: 'one\ntwo' }, cols, { format: 'table' });
+    await renderObject(t.io, obj, cols, { format: 'table', fields: ['profile', 'note'] });
+    assert.equal(
+      t.stdout(),
+      `profile   main\nbase_url  http://x\nteam_id   ${ID}\nnote      one\n          two\n` +
+        'profile  main\nnote\n',
+    );
   });
 });
