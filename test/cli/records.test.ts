@@ -7,6 +7,9 @@ import { UNKNOWN_ID, useRecordsSandbox } from './records-fixture.ts';
 
 const ctx = useRecordsSandbox();
 
+const HEADER =
+  'id,birthday,city,company,email,name,notes,organization,phone,score,status,subscribed,tags,title';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The record API calls (not the definitions) among the logged requests. */
@@ -255,13 +258,20 @@ describe('ws records count', () => {
 });
 
 describe('ws records get', () => {
-  it('prints the record and its etag: key/value lines on a terminal, one row piped', async () => {
+  it('prints the record and its etag: key/value lines on a terminal, piped the row list prints', async () => {
     const [a] = ctx.s.load('contact', [{ name: 'Ada', tags: ['vip'] }]);
     const tty = await ctx.s.ws(['records', 'get', 'contact', a!], { tty: true });
     assert.equal(tty.code, 0, tty.stderr);
     assert.equal(tty.stdout, `id    ${a}\netag  "v1"\nname  Ada\ntags  vip\n`);
+    // Piped, the row `list` prints: id and every defined property, set or not.
     const piped = await ctx.s.ws(['records', 'get', 'contact', a!]);
-    assert.equal(piped.stdout, `${a}\t"v1"\tAda\tvip\n`);
+    const list = await ctx.s.ws(['records', 'list', 'contact']);
+    assert.equal(piped.stdout, `${a}\t\t\t\t\tAda\t\t\t\t\t\t\tvip\t\n`);
+    assert.equal(piped.stdout, list.stdout);
+    const csv = await ctx.s.ws(['records', 'get', 'contact', a!, '--format', 'csv']);
+    assert.equal(csv.stdout.split('\r\n')[0], HEADER);
+    const some = await ctx.s.ws(['records', 'get', 'contact', a!, '--select', 'name,email']);
+    assert.equal(some.stdout, `${a}\tAda\t\n`);
   });
 
   it('--json is the record as the API answers it plus "etag"', async () => {
