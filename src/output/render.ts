@@ -231,15 +231,18 @@ export async function renderRows<T>(
 }
 
 /**
- * Render one object: as a key/value listing on a terminal (without --fields, the keys
- * whose value is empty are left out), one JSON document with --json (or one line with
- * ndjson), a header and one row in csv, one row in tsv.
+ * Render one object. On a terminal, `key  value` lines (without --fields, the keys whose
+ * value is empty are left out); with --json one JSON document, with ndjson one line, in
+ * csv a header and one row. In tsv, `key<TAB>value` lines, so the data reads without
+ * knowing the order of the fields; `row` makes it one row like a list's instead (records,
+ * whose rows scripts read as `list` prints them). One field alone (`--fields team_id`) is
+ * printed as its value, in both.
  */
 export async function renderObject<T>(
   io: IOStreams,
   obj: T,
   columns: Column<T>[],
-  opts: RenderOptions<T>,
+  opts: RenderOptions<T> & { row?: boolean },
 ): Promise<void> {
   const cols = chooseColumns(columns, opts.fields);
   switch (opts.format) {
@@ -260,6 +263,15 @@ export async function renderObject<T>(
       await put(io, `${lines.join('\n')}\n`);
       return;
     }
+    case 'tsv':
+      if (!opts.row && cols.length > 1) {
+        const sep = opts.arraySep ?? ';';
+        const value = (c: Column<T>) => tsvEscape(cellText(cellValue(obj, c), sep));
+        await put(io, cols.map((c) => `${c.key}\t${value(c)}\n`).join(''));
+        return;
+      }
+      await renderRows(io, [obj], columns, opts);
+      return;
     default:
       await renderRows(io, [obj], columns, opts);
   }

@@ -197,6 +197,21 @@ describe('one object', () => {
     { key: 'note' },
   ];
 
+  it('piped, prints key<TAB>value lines, every field even when empty', async () => {
+    const t = testIO();
+    await renderObject(t.io, obj, cols, { format: 'tsv' });
+    assert.equal(t.stdout(), `profile\tmain\nbase_url\thttp://x\nteam_id\t${ID}\nnote\t\n`);
+  });
+
+  it('prints one field alone as its value, and as a row when asked to', async () => {
+    const one = testIO();
+    await renderObject(one.io, obj, cols, { format: 'tsv', fields: ['team_id'] });
+    assert.equal(one.stdout(), `${ID}\n`);
+    const row = testIO();
+    await renderObject(row.io, obj, cols, { format: 'tsv', row: true });
+    assert.equal(row.stdout(), `main\thttp://x\t${ID}\t\n`);
+  });
+
   it('on a terminal leaves out empty values unless --fields names them, and indents a value of several lines', async () => {
     const t = testIO({ tty: true, env: { NO_COLOR: '1' } });
     await renderObject(t.io, { ...obj, note: 'one\ntwo' }, cols, { format: 'table' });

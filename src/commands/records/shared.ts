@@ -246,6 +246,7 @@ export async function printRecord(
   await renderObject(deps.io, shown, columns, {
     format: deps.format,
     fields: deps.fields,
+    row: true,
     json: (s) => ({ ...answer.record, etag: s.etag }),
   });
 }
