@@ -52,6 +52,26 @@ describe('ws records list', () => {
     assert.equal(r.stdout, `ID                                    NAME  CLOSE DATE\n${a}  Deal\n`);
   });
 
+  it('says "record" and "matches" of one, "records" and "match" of several', async () => {
+    ctx.s.load('deal', [{ name: 'One' }]);
+    const one = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1'], { tty: true });
+    assert.equal(one.stderr, '');
+    ctx.s.load('deal', [{ name: 'Other' }]);
+    const more = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1'], { tty: true });
+    assert.equal(more.stderr, 'Showing 1 deal record; more exist: use --limit N or --all.\n');
+    const total = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1', '--total'], {
+      tty: true,
+    });
+    assert.equal(
+      total.stderr,
+      '2 deals in all.\nShowing 1 of 2 deal records; more exist: use --limit N or --all.\n',
+    );
+    const matches = await ctx.s.ws(['records', 'list', 'deals', '--where', 'name=One', '--total']);
+    assert.equal(matches.stderr, '1 deal matches.\n');
+    const none = await ctx.s.ws(['records', 'list', 'deals', '--where', 'name=Z', '--total']);
+    assert.equal(none.stderr, '0 deals match.\n');
+  });
+
   it('--json prints one array of the rows as the API answers them', async () => {
     const [a] = ctx.s.load('contact', [{ name: 'Ada', status: 'customer' }]);
     const r = await ctx.s.ws(['records', 'list', 'contact', '--json']);

@@ -87,6 +87,11 @@ describe('ws views show: a grid view over several pages', () => {
       r.stderr,
       'Showing the first 50 records of deal view "All"; more match it: pass --limit N or --all.\n',
     );
+    const one = await runWs(['views', 'show', 'deal', id, '--limit', '1'], { env });
+    assert.equal(
+      one.stderr,
+      'Showing the first 1 record of deal view "All"; more match it: pass --limit N or --all.\n',
+    );
   });
 
   it('--limit N reads N records over as many pages as that takes, with progress on stderr', async () => {

@@ -5,6 +5,7 @@ import { type PageOf, paginate } from '../../api/paginate.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readAll } from '../../io/stdin.ts';
+import { plural } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { buildBody, parseHeader, toQuery } from './fields.ts';
 
@@ -173,13 +174,13 @@ async function followPages(
     for await (const page of paginate(fetchPage, { all: true })) {
       pages = page.page;
       await writer.write(page.rows);
-      progress.update(`Fetched ${pages} page${pages === 1 ? '' : 's'}, ${page.seen} items…`);
+      progress.update(`Fetched ${plural(pages, 'page')}, ${plural(page.seen, 'item')}…`);
     }
   } finally {
     progress.stop();
   }
   await writer.end();
-  deps.io.info(`${writer.count} items in ${pages} page${pages === 1 ? '' : 's'}.`);
+  deps.io.info(`${plural(writer.count, 'item')} in ${plural(pages, 'page')}.`);
 }
 
 /** POST query endpoints take the cursor in the body: query.cursor when the body uses it, else cursor. */

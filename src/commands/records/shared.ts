@@ -252,10 +252,7 @@ export async function printRecord(
 }
 
 /** `1 contact`, `3 contacts`, `2 identities`. */
-export function plural(n: number, type: string): string {
-  const word = n === 1 ? type : type.endsWith('y') ? `${type.slice(0, -1)}ies` : `${type}s`;
-  return `${n.toLocaleString('en-US')} ${word}`;
-}
+export { plural } from '../../output/plural.ts';
 
 export interface RecordRef {
   type: string;
