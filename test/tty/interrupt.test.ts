@@ -1,5 +1,5 @@
 // Ctrl-C at a real terminal stops every long command (export, import, batch-delete,
-// list --all) and every prompt: exit 130 with the message the README documents, and the
+// list --all), a read of stdin typed at the terminal, and every prompt: exit 130 with the message the README documents, and the
 // terminal left in its usual mode with the cursor shown. The keystroke is typed into a
 // tmux pane, as a person types it, while a spinner runs.
 import assert from 'node:assert/strict';
@@ -122,6 +122,28 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
     assert.equal(twice.code, 130, twice.screen);
     assert.ok(cooked(twice.stty), `the terminal is left raw:\n${twice.stty}`);
     assert.ok(twice.cursor, 'the cursor is hidden after ws exited');
+  });
+
+  it('stops a read of stdin from the terminal, which says how to end the input', async () => {
+    await latency(0);
+    const args = ['api', 'POST', '/v2/prism/{teamId}/contact/query', '--input', '-'];
+    const r = await interrupt(args, /Reading stdin from the terminal: end the input with Ctrl-D/);
+    assert.equal(r.code, 130, r.screen);
+    assert.match(r.screen, /error: Interrupted\./);
+    assert.ok(cooked(r.stty), `the terminal is left raw:\n${r.stty}`);
+
+    const term = new Terminal({ columns: 100 }, { ...s.env, NO_COLOR: '1' });
+    try {
+      await term.start(args);
+      await term.waitFor(/Reading stdin from the terminal/);
+      await term.keys('-l', '{"query":{"select":["name"],"limit":1}}');
+      await term.keys('Enter', 'C-d');
+      const end = await term.finished();
+      assert.equal(end.code, 0, end.screen);
+      assert.match(end.screen, /"name": "Ada Lovelace"/);
+    } finally {
+      await term.close();
+    }
   });
 
   it('cancels a confirmation prompt: exit 130, nothing deleted, the terminal out of raw mode', async () => {

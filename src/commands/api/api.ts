@@ -4,7 +4,7 @@ import { reason } from '../../api/errors.ts';
 import { type PageOf, paginate } from '../../api/paginate.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { readAll } from '../../io/stdin.ts';
+import { readStdin } from '../../io/stdin.ts';
 import { plural } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { buildBody, parseHeader, toQuery } from './fields.ts';
@@ -87,7 +87,7 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
   if (opts.input !== undefined) {
     rawBody =
       opts.input === '-'
-        ? await readAll(deps.io.stdin, 'The request body on stdin')
+        ? await readStdin(deps.io, 'The request body on stdin', { signal: deps.signal })
         : await readFile(opts.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
             throw new UsageError(
               `Cannot read --input ${opts.input}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`,
