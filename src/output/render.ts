@@ -157,7 +157,7 @@ export function createRowWriter<T>(
 }
 
 /** A table's header for a column: its words in capitals (`close_date` → `CLOSE DATE`). */
-export function tableHeader<T>(col: Column<T>): string {
+function tableHeader<T>(col: Column<T>): string {
   return (col.header ?? col.key).replace(/_/g, ' ').toUpperCase();
 }
 
