@@ -746,7 +746,10 @@ describe('ws import: sending', () => {
         env: { WS_CONFIG_DIR: config },
       });
       assert.equal(once.code, 0, once.stderr);
-      assert.match(once.stdout, /^imp_slow\tprocessing\t1000\t200\t200\t0\t/);
+      assert.match(
+        once.stdout,
+        /^job_id\timp_slow\nstatus\tprocessing\ntotal\t1000\nprocessed\t200\n/,
+      );
     } finally {
       cleanup();
       await stub.close();
