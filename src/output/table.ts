@@ -1,7 +1,9 @@
 // Tables for people on a terminal: aligned columns under capitalised headers, fitted to the
 // terminal's width so that no row wraps. When the natural widths do not fit, the widest
 // columns shrink first (cells cut with `…`); columns that cannot fit even then are left
-// out from the right, and the caller says which. Loaded only when a table is printed.
+// out from the right, and the caller says which. cli-table3 draws the table this file lays
+// out. Loaded only when a table is printed.
+import Table from 'cli-table3';
 import { cutToWidth, displayWidth, oneLine } from './width.ts';
 
 /** Spaces between two columns. */
@@ -89,20 +91,40 @@ export function drawTable(
   const least = natural.map((n, i) => Math.min(n, Math.max(MIN_CUT, headerWidths[i]!)));
   const widths = fitWidths(natural, least, max);
   const shown = columns.map((_, i) => i).filter((i) => widths[i] !== null);
-  const line = (texts: (i: number) => string, style: (s: string) => string = (s) => s) =>
-    shown
-      .map((i, n) => {
-        const w = widths[i]!;
-        const text = cutToWidth(texts(i), w);
-        const pad = ' '.repeat(w - displayWidth(text));
-        const last = n === shown.length - 1;
-        if (columns[i]!.align === 'right') return `${pad}${style(text)}`;
-        return last ? style(text) : `${style(text)}${pad}`;
-      })
-      .join(' '.repeat(GAP))
-      .trimEnd();
-  const lines = [line((i) => columns[i]!.header, bold)];
-  for (let r = 0; r < rows; r++) lines.push(line((i) => cells[i]![r]!));
+  // cli-table3 draws it: no borders, GAP spaces between columns, each cell padded to its
+  // column's width (cut with `…` first, here, so a cut never splits a wide character).
+  const none = '';
+  const table = new Table({
+    head: shown.map((i) => bold(cutToWidth(columns[i]!.header, widths[i]!))),
+    colWidths: shown.map((i) => widths[i]!),
+    colAligns: shown.map((i) => columns[i]!.align),
+    chars: {
+      top: none,
+      'top-mid': none,
+      'top-left': none,
+      'top-right': none,
+      bottom: none,
+      'bottom-mid': none,
+      'bottom-left': none,
+      'bottom-right': none,
+      left: none,
+      'left-mid': none,
+      mid: none,
+      'mid-mid': none,
+      right: none,
+      'right-mid': none,
+      middle: ' '.repeat(GAP),
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    wordWrap: false,
+  });
+  for (let r = 0; r < rows; r++) {
+    table.push(shown.map((i) => cutToWidth(cells[i]![r]!, widths[i]!)));
+  }
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd());
   return {
     text: `${lines.join('\n')}\n`,
     dropped: columns.map((_, i) => i).filter((i) => widths[i] === null),
