@@ -1,52 +1,115 @@
-// Import benchmark: generates a CSV of 8 columns, then measures in one run
-//   1. csv-parse alone reading it (the floor),
-//   2. `ws import` into a local sandbox without latency,
-//   3. `ws import` into a sandbox answering after 50 ms (--latency 50),
-// and prints rows per second, the ratio to the parse-only time, and the peak RSS of the
-// `ws` process. The three are measured --runs times (default 3), interleaved, and the
-// medians are compared: on a shared machine one run of each can be off by a third. Each
-// sandbox is started once and reset before every import (a running service, as users
-// have one). Then the same without latency over 1,000,000 rows (one run), to show that
-// memory does not grow with the file.
+// Import benchmark: the figures the import is held to, each against a baseline measured in
+// the same run. A CSV of four columns (an email, an amount, a select value, free text) is
+// generated, then `ws import contact` (the build, spawned as a user runs it) is measured
+// against a sandbox started in this process:
 //
-//   node bench/import.mjs                       # 200,000 rows, then 1,000,000
-//   node bench/import.mjs --rows 50000 --runs 5 --no-million
-//   node bench/import.mjs --chunk-sizes 99,500,1000,2000 --no-million   # compare chunk sizes
+//   rate    N rows at the default client rate limit (10 requests a second) into a sandbox
+//           that also allows 10 a second: rows per second, requests sent (imports, polls)
+//           and 429 answers (there must be none); the ratio is to the most the limit allows
+//           with these chunks (one POST and one poll per chunk).
+//   cpu     N rows with no client rate limit: the CPU time and the wall time of `ws`
+//           against those of csv-parse reading the same file and discarding its rows (a
+//           Node process of its own, like `ws`); also `ws import validate` (no sending).
+//   memory  the peak RSS of `ws` over 200,000 and 1,000,000 rows (no rate limit), against
+//           that of the csv-parse process.
 //
-// Needs the build (npm run build). Targets: end-to-end within 2.5x the parse-only time
-// without latency; peak RSS under 200 MiB. On Linux it also prints the CPU time of the
-// `ws` process and of the sandbox, to tell which side bounds the rate.
+// Every measured process runs without NODE_EXTRA_CA_CERTS (a machine that sets it makes
+// each Node process slower to start); `ws` runs with its defaults unless told otherwise.
+// The variants of a case run --runs times (default 3), interleaved, and the medians are
+// compared, with the range (min-max) of the runs: on a shared machine one run can be off
+// by a third. Peak RSS and CPU come from each process's own resource usage at its exit.
+//
+//   node bench/import.mjs                                  # every case, this Node
+//   node bench/import.mjs --case cpu --runs 5
+//   node bench/import.mjs --case memory --node /path/to/node24   # ws on another Node
+//   node bench/import.mjs --case rate --chunk-sizes 2000,5000,10000 --concurrency 2,4,8
+//   node bench/import.mjs --case cpu --baseline-bin /tmp/old/bin/ws.js   # an older build too
+//
+// --node (repeatable) runs `ws` and csv-parse on that Node; the sandbox stays on the Node
+// that runs this file. --chunk-sizes and --concurrency add a variant per combination.
+// Needs the build (npm run build).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+const args = process.argv.slice(2);
+
+if (args[0] === '--version-only') {
+  process.stdout.write(`${process.version}\n`);
+  process.exit(0);
+}
+if (args[0] === '--parse-only') {
+  // The baseline process: csv-parse reading the file, every row discarded.
+  const { parse } = await import('csv-parse');
+  const parser = createReadStream(args[1]).pipe(parse());
+  let n = 0;
+  parser.on('readable', () => {
+    while (parser.read() !== null) n++;
+  });
+  await once(parser, 'end');
+  process.stdout.write(`${n - 1}\n`);
+  process.exit(0);
+}
+
+const { register } = await import('tsx/esm/api');
+register();
+const { startSandbox } = await import('../src/sandbox/index.ts');
+
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'ws.js');
-const args = process.argv.slice(2);
+if (!existsSync(join(root, 'dist', 'ws.js'))) {
+  console.error('bench/import.mjs needs the build: run `npm run build` first.');
+  process.exit(1);
+}
+const self = new URL(import.meta.url).pathname;
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const rows = Number(flag('--rows', '200000'));
-const chunkSizes = flag('--chunk-sizes', '')
-  .split(',')
-  .filter((s) => s !== '')
-  .map(Number);
-const million = !args.includes('--no-million');
-const runs = Number(flag('--runs', '3'));
+const flags = (name) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
+const list = (name) =>
+  (flag(name, '') ?? '')
+    .split(',')
+    .filter((s) => s !== '')
+    .map(Number);
+const ROWS = Number(flag('--rows', '200000'));
+const RUNS = Number(flag('--runs', '3'));
+const cases = (flag('--case', 'rate,cpu,memory') ?? '').split(',');
+const nodes = flags('--node');
+if (nodes.length === 0) nodes.push(process.execPath);
+const baselineBin = flag('--baseline-bin', undefined);
+const chunkSizes = list('--chunk-sizes');
+const concurrencies = list('--concurrency');
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-import-'));
 const MiB = 1024 * 1024;
 
+// Each measured process writes its resource usage (CPU, peak RSS) here when it exits.
+const usageHook = join(dir, 'usage.cjs');
+writeFileSync(
+  usageHook,
+  `process.on('exit', () => require('node:fs').writeFileSync(process.env.WS_BENCH_USAGE, JSON.stringify(process.resourceUsage())));\n`,
+);
+
+const env = { ...process.env, NO_COLOR: '1', WS_NO_CACHE: '1' };
+delete env.NODE_EXTRA_CA_CERTS;
+delete env.NODE_OPTIONS;
+
+/** The four columns of the issue: Email, Score (an amount), Status (select), Notes (text). */
 async function generate(path, n) {
   const out = createWriteStream(path);
   const statuses = ['Lead', 'Customer', 'Churned'];
-  const cities = ['London', 'Paris', 'Berlin', 'Lisbon', 'Oslo', 'Rome'];
-  out.write('Name,Email,Phone,Job title,Company,City,Status,Score\n');
+  const words = ['call', 'back', 'about', 'renewal', 'pricing', 'demo', 'next', 'week', 'team'];
+  out.write('Email,Score,Status,Notes\n');
   let buf = '';
   for (let i = 0; i < n; i++) {
-    buf += `Person ${i},person${i}@example.com,+44 20 ${String(i).padStart(8, '0')},Engineer ${i % 50},"Company ${i % 997}, Ltd",${cities[i % 6]},${statuses[i % 3]},${i % 1000}\n`;
+    const amount = `${(i * 7919) % 100_000}.${String(i % 100).padStart(2, '0')}`;
+    let note = `Met at event ${i % 311}: ${words[i % 9]} ${words[(i * 7) % 9]} ${words[(i * 5) % 9]}`;
+    if (i % 10 === 0) note = `"${note}, said ""maybe"" to the ${words[i % 7]} offer"`;
+    else if (i % 2 === 0) note += ` and ${words[(i >> 3) % 9]} ${i}`;
+    buf += `person${i}@example.com,${amount},${statuses[i % 3]},${note}\n`;
     if (buf.length > 256 * 1024) {
       if (!out.write(buf)) await once(out, 'drain');
       buf = '';
@@ -56,183 +119,281 @@ async function generate(path, n) {
   await once(out, 'finish');
 }
 
-async function parseOnly(path) {
-  const { parse } = await import('csv-parse');
-  const started = performance.now();
-  let n = 0;
-  for await (const _ of createReadStream(path).pipe(parse())) n++;
-  return { ms: performance.now() - started, records: n - 1 };
+/** A config directory whose default profile is `sandbox` with this client rate limit. */
+function configFor(sandbox, rateLimit) {
+  const config = mkdtempSync(join(dir, 'config-'));
+  writeFileSync(
+    join(config, 'config.json'),
+    JSON.stringify({
+      profiles: {
+        bench: {
+          base_url: sandbox.url,
+          team_id: sandbox.teamId,
+          api_key: sandbox.apiKey,
+          rate_limit: rateLimit,
+        },
+      },
+      default_profile: 'bench',
+    }),
+    { mode: 0o600 },
+  );
+  return config;
 }
 
-/** Peak RSS of a process (VmHWM, Linux only), in bytes. */
-function peakRss(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  } catch {
-    // not Linux, or gone
-  }
-  return undefined;
-}
-
-/** CPU seconds (user + system) a process used so far (Linux only). */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-function run(argv, env, opts = {}) {
-  const child = spawn(process.execPath, [bin, ...argv], {
-    env: { ...process.env, ...env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-    opts.onStdout?.(stdout);
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  let peak = 0;
-  let cpu = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, peakRss(child.pid) ?? 0);
-    cpu = cpuSeconds(child.pid) ?? cpu;
-  }, 20);
-  const done = new Promise((resolve) => {
+/**
+ * Run `node [--require hook] script ...argv`: wall time, CPU seconds (user + system) and peak
+ * RSS from the process's own resource usage, its stdout.
+ */
+function measure(node, script, argv, extraEnv = {}) {
+  const usage = join(dir, `usage-${Math.random().toString(36).slice(2)}.json`);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(node, ['--require', usageHook, script, ...argv], {
+      env: { ...env, ...extraEnv, WS_BENCH_USAGE: usage },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.on('error', reject);
     child.on('exit', (code) => {
-      clearInterval(timer);
-      resolve({ code, stdout, stderr, peak, cpu });
+      const ms = performance.now() - started;
+      if (code !== 0) {
+        reject(new Error(`${script} ${argv.join(' ')} exited ${code}: ${stderr}`));
+        return;
+      }
+      const u = JSON.parse(readFileSync(usage, 'utf8'));
+      rmSync(usage, { force: true });
+      resolve({ ms, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS * 1024, stdout });
     });
   });
-  return { child, done };
 }
 
-async function startSandbox(configDir, latency) {
-  const env = { WS_CONFIG_DIR: configDir };
-  let ready;
-  const got = new Promise((resolve) => {
-    ready = resolve;
-  });
-  const { child } = run(
-    ['sandbox', 'start', '--port', '0', '--json', '--quiet', '--latency', String(latency)],
-    env,
-    {
-      onStdout: (out) => {
-        if (out.includes('\n')) ready(JSON.parse(out.split('\n')[0]));
-      },
-    },
+const parseOnly = (node, path) => measure(node, self, ['--parse-only', path]);
+
+async function importWith(node, variant, sandbox, config, path, extra = []) {
+  sandbox.reset();
+  sandbox.counts = { post: 0, poll: 0, 429: 0, other: 0 };
+  const cpuBefore = process.cpuUsage();
+  const r = await measure(
+    node,
+    variant.bin,
+    ['import', 'contact', path, '--json', '--quiet', ...variant.args, ...extra],
+    { WS_CONFIG_DIR: config },
   );
-  const info = await got;
-  return {
-    env,
-    cpu: () => cpuSeconds(child.pid),
-    reset: () =>
-      fetch(`${info.url}/__sandbox/reset`, {
-        method: 'POST',
-        headers: { 'x-api-key': info.api_key },
-      }),
-    stop: () => child.kill('SIGTERM'),
-  };
-}
-
-/** `ws import` of `path` into `sandbox` (reset first). */
-async function importInto(sandbox, path, extra = []) {
-  await sandbox.reset();
-  const before = sandbox.cpu() ?? 0;
-  const started = performance.now();
-  const { done } = run(['import', 'contact', path, '--json', '--quiet', ...extra], {
-    ...sandbox.env,
-    WS_NO_CACHE: '1',
-  });
-  const r = await done;
-  const ms = performance.now() - started;
-  if (r.code !== 0) throw new Error(`ws import exited ${r.code}: ${r.stderr}`);
+  const spent = process.cpuUsage(cpuBefore);
   const summary = JSON.parse(r.stdout);
-  const sandboxCpu = (sandbox.cpu() ?? before) - before;
-  return { ms, peak: r.peak, summary, cpu: r.cpu, sandboxCpu };
+  const want = extra.includes('--dry-run') ? 0 : sandbox.expect;
+  if (summary.created !== want || summary.failed !== 0)
+    throw new Error(`${variant.label}: created ${summary.created} of ${want}, ${summary.failed} failed`);
+  return { ...r, sandboxCpu: (spent.user + spent.system) / 1e6, requests: { ...sandbox.counts } };
 }
 
-/** A sandbox started for these runs only. */
-async function withSandbox(latency, fn) {
-  const sandbox = await startSandbox(mkdtempSync(join(dir, 'cfg-')), latency);
+/** A sandbox in this process whose log counts the requests. */
+async function sandboxFor(rateLimit) {
+  const holder = {};
+  const sandbox = await startSandbox({
+    port: 0,
+    rateLimit,
+    log: (line) => {
+      const c = holder.counts;
+      if (c === undefined) return;
+      const m = /^(\w+) (\S+) (\d{3}) /.exec(line);
+      if (!m) return;
+      if (m[3] === '429') c[429]++;
+      else if (m[1] === 'POST' && m[2].endsWith('/import')) c.post++;
+      else if (m[1] === 'GET' && m[2].includes('/imports/')) c.poll++;
+      else c.other++;
+    },
+  });
+  return Object.assign(holder, {
+    url: sandbox.url,
+    teamId: sandbox.teamId,
+    apiKey: sandbox.apiKey,
+    expect: 0,
+    reset: () => sandbox.reset(),
+    close: () => sandbox.close(),
+  });
+}
+
+/** The variants of `ws` to measure: the build's defaults, then any asked for. */
+function variants() {
+  const out = [{ label: 'ws (defaults)', bin, args: [] }];
+  if (baselineBin) out.push({ label: 'ws (baseline build)', bin: baselineBin, args: [] });
+  const sizes = chunkSizes.length > 0 ? chunkSizes : [undefined];
+  const concs = concurrencies.length > 0 ? concurrencies : [undefined];
+  for (const s of sizes) {
+    for (const c of concs) {
+      if (s === undefined && c === undefined) continue;
+      const a = [];
+      if (s !== undefined) a.push('--chunk-size', String(s));
+      if (c !== undefined) a.push('--concurrency', String(c));
+      out.push({ label: `ws ${a.join(' ')}`, bin, args: a });
+    }
+  }
+  return out;
+}
+
+/** The median of `key` over runs, with their range. */
+function stats(runs, key) {
+  const v = runs.map((r) => r[key]).sort((a, b) => a - b);
+  return { median: v[Math.floor(v.length / 2)], min: v[0], max: v.at(-1) };
+}
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const spread = (s, unit = (x) => x.toFixed(2)) =>
+  s.min === s.max ? '' : ` (${unit(s.min)}-${unit(s.max)})`;
+const nodeName = (node) =>
+  node === process.execPath ? process.version : `${node.split('/').slice(-4).join('/')}`;
+
+async function nodeVersion(node) {
+  const r = await measure(node, self, ['--version-only']).catch(() => undefined);
+  return r?.stdout.trim() ?? nodeName(node);
+}
+
+async function caseRate(path) {
+  console.log(
+    `\n== rate: ${fmt(ROWS)} rows, client rate limit 10/s (the default), sandbox limit 10/s`,
+  );
+  const sandbox = await sandboxFor(10);
+  sandbox.expect = ROWS;
   try {
-    return await fn(sandbox);
+    const config = configFor(sandbox, 10);
+    for (const node of nodes) {
+      const vs = variants();
+      const results = vs.map(() => []);
+      for (let run = 0; run < RUNS; run++) {
+        for (const [i, v] of vs.entries()) {
+          results[i].push(await importWith(node, v, sandbox, config, path));
+          // Let the sandbox's window of the last second empty before the next import.
+          await new Promise((r) => setTimeout(r, 1100));
+        }
+      }
+      console.log(`node ${await nodeVersion(node)}, medians of ${RUNS} runs (range)`);
+      for (const [i, v] of vs.entries()) {
+        const rs = results[i].map((r) => ({
+          ...r,
+          rate: (ROWS * 1000) / r.ms,
+          posts: r.requests.post,
+          polls: r.requests.poll,
+          throttled: r.requests[429],
+        }));
+        const rate = stats(rs, 'rate');
+        const posts = stats(rs, 'posts');
+        const polls = stats(rs, 'polls');
+        const throttled = Math.max(...rs.map((r) => r.throttled));
+        // The most 10 requests a second allow with these chunks: a POST and a poll each.
+        const chunk = ROWS / posts.median;
+        const ceiling = (10 * chunk) / 2;
+        console.log(
+          `  ${v.label.padEnd(40)} ${fmt(rate.median).padStart(7)} rows/s${spread(rate, fmt)}  ${posts.median} POST + ${polls.median} polls${spread(polls, fmt)}  429: ${throttled}  ${(rate.median / 25_000).toFixed(2)}x the 25,000 goal, ${(rate.median / ceiling).toFixed(2)}x of ${fmt(ceiling)} (10/s, a POST and a poll per chunk)`,
+        );
+        if (throttled > 0) console.log(`  !! ${v.label}: the sandbox answered 429`);
+      }
+    }
   } finally {
-    sandbox.stop();
+    await sandbox.close();
   }
 }
 
-/** The run of median time, with the range of times. */
-function median(results) {
-  const sorted = [...results].sort((a, b) => a.ms - b.ms);
-  return { ...sorted[Math.floor(sorted.length / 2)], min: sorted[0].ms, max: sorted.at(-1).ms };
+async function caseCpu(path) {
+  console.log(`\n== cpu: ${fmt(ROWS)} rows, no client rate limit (ratios to csv-parse alone)`);
+  const sandbox = await sandboxFor(0);
+  sandbox.expect = ROWS;
+  try {
+    const config = configFor(sandbox, 0);
+    for (const node of nodes) {
+      const vs = variants();
+      const parses = [];
+      const imports = vs.map(() => []);
+      const dries = vs.map(() => []);
+      for (let run = 0; run < RUNS; run++) {
+        parses.push(await parseOnly(node, path));
+        for (const [i, v] of vs.entries()) {
+          imports[i].push(await importWith(node, v, sandbox, config, path));
+          dries[i].push(await importWith(node, v, sandbox, config, path, ['--dry-run']));
+        }
+      }
+      const pw = stats(parses, 'ms');
+      const pc = stats(parses, 'cpu');
+      console.log(`node ${await nodeVersion(node)}, medians of ${RUNS} runs (range)`);
+      console.log(
+        `  ${'csv-parse alone'.padEnd(40)} wall ${(pw.median / 1000).toFixed(2)} s${spread(pw, (x) => (x / 1000).toFixed(2))}  CPU ${pc.median.toFixed(2)} s${spread(pc)}`,
+      );
+      const show = (label, rs) => {
+        const w = stats(rs, 'ms');
+        const c = stats(rs, 'cpu');
+        const s = stats(rs, 'sandboxCpu');
+        const ratio = (x, base) => (x / base).toFixed(2);
+        console.log(
+          `  ${label.padEnd(40)} wall ${(w.median / 1000).toFixed(2)} s = ${ratio(w.median, pw.median)}x${spread({ min: w.min / pw.median, max: w.max / pw.median })}  CPU ${c.median.toFixed(2)} s = ${ratio(c.median, pc.median)}x${spread({ min: c.min / pc.median, max: c.max / pc.median })}  sandbox CPU ${s.median.toFixed(2)} s  ${fmt((ROWS * 1000) / w.median)} rows/s`,
+        );
+      };
+      for (const [i, v] of vs.entries()) {
+        show(`${v.label}`, imports[i]);
+        show(`${v.label} --dry-run`, dries[i]);
+      }
+    }
+  } finally {
+    await sandbox.close();
+  }
 }
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US');
-const range = (r) =>
-  r.min !== undefined && r.max !== r.min
-    ? ` (${(r.min / 1000).toFixed(2)}-${(r.max / 1000).toFixed(2)})`
-    : '';
-const line = (label, ms, n, base, r = {}) =>
-  console.log(
-    `${label.padEnd(34)} ${(ms / 1000).toFixed(2).padStart(7)} s${range(r)} ${fmt((n * 1000) / ms).padStart(9)} rows/s` +
-      (base ? `  ${(ms / base).toFixed(2)}x parse` : '') +
-      (r.peak ? `  peak RSS ${(r.peak / MiB).toFixed(0)} MiB` : '') +
-      (r.cpu ? `  CPU: ws ${r.cpu.toFixed(1)} s, sandbox ${r.sandboxCpu.toFixed(1)} s` : ''),
-  );
+async function caseMemory(path, bigPath) {
+  console.log('\n== memory: peak RSS, no client rate limit (ratios to csv-parse alone)');
+  const sandbox = await sandboxFor(0);
+  try {
+    const config = configFor(sandbox, 0);
+    for (const [rows, file] of [
+      [ROWS, path],
+      [1_000_000, bigPath],
+    ]) {
+      sandbox.expect = rows;
+      for (const node of nodes) {
+        const vs = variants();
+        const parses = [];
+        const imports = vs.map(() => []);
+        for (let run = 0; run < RUNS; run++) {
+          parses.push(await parseOnly(node, file));
+          for (const [i, v] of vs.entries())
+            imports[i].push(await importWith(node, v, sandbox, config, file));
+        }
+        const p = stats(parses, 'rss');
+        const mib = (x) => (x / MiB).toFixed(0);
+        console.log(
+          `node ${await nodeVersion(node)}, ${fmt(rows)} rows, medians of ${RUNS} runs (range)`,
+        );
+        console.log(`  ${'csv-parse alone'.padEnd(40)} peak RSS ${mib(p.median)} MiB${spread(p, mib)}`);
+        for (const [i, v] of vs.entries()) {
+          const r = stats(imports[i], 'rss');
+          const w = stats(imports[i], 'ms');
+          console.log(
+            `  ${v.label.padEnd(40)} peak RSS ${mib(r.median)} MiB${spread(r, mib)} = ${(r.median / p.median).toFixed(2)}x  ${fmt((rows * 1000) / w.median)} rows/s${r.max >= 200 * MiB ? '  !! over 200 MiB' : ''}`,
+          );
+        }
+      }
+    }
+  } finally {
+    await sandbox.close();
+  }
+}
 
 try {
-  const path = join(dir, `rows-${rows}.csv`);
-  await generate(path, rows);
-  console.log(`${fmt(rows)} rows, 8 columns (${fmt(readFileSync(path).length / 1024)} KiB)`);
-  if (chunkSizes.length > 0) {
-    const parsed = await parseOnly(path);
-    line('csv-parse alone', parsed.ms, rows);
-    for (const latency of [0, 50]) {
-      await withSandbox(latency, async (sandbox) => {
-        for (const size of chunkSizes) {
-          const r = await importInto(sandbox, path, ['--chunk-size', String(size)]);
-          line(`ws import, latency ${latency}, chunk ${size}`, r.ms, rows, parsed.ms, r);
-        }
-      });
-    }
-  } else {
-    const parses = [];
-    const fast = [];
-    const slow = [];
-    await withSandbox(0, (sandbox0) =>
-      withSandbox(50, async (sandbox50) => {
-        for (let i = 0; i < runs; i++) {
-          parses.push(await parseOnly(path));
-          fast.push(await importInto(sandbox0, path));
-          slow.push(await importInto(sandbox50, path));
-        }
-      }),
-    );
-    const parsed = median(parses);
-    line(`csv-parse alone (median of ${runs})`, parsed.ms, rows, undefined, parsed);
-    const f = median(fast);
-    line('ws import, no latency', f.ms, rows, parsed.ms, f);
-    if (fast.some((r) => r.summary.created !== rows))
-      throw new Error(`created ${fast.map((r) => r.summary.created).join(', ')} of ${rows}`);
-    const l = median(slow);
-    line('ws import, --latency 50', l.ms, rows, parsed.ms, l);
-    if (million) {
-      rmSync(path, { force: true });
-      const big = join(dir, 'rows-1000000.csv');
-      await generate(big, 1_000_000);
-      const parsedBig = await parseOnly(big);
-      line('csv-parse alone, 1,000,000 rows', parsedBig.ms, 1_000_000);
-      const r = await withSandbox(0, (sandbox) => importInto(sandbox, big));
-      line('ws import, 1,000,000 rows', r.ms, 1_000_000, parsedBig.ms, r);
-    }
+  const path = join(dir, `rows-${ROWS}.csv`);
+  await generate(path, ROWS);
+  console.log(
+    `${fmt(ROWS)} rows of Email,Score,Status,Notes (${fmt(readFileSync(path).length / 1024)} KiB); NODE_EXTRA_CA_CERTS unset for every measured process`,
+  );
+  if (cases.includes('rate')) await caseRate(path);
+  if (cases.includes('cpu')) await caseCpu(path);
+  if (cases.includes('memory')) {
+    const big = join(dir, 'rows-1000000.csv');
+    await generate(big, 1_000_000);
+    await caseMemory(path, big);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
