@@ -17,6 +17,7 @@ import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
 import { ByteList } from './bytes.ts';
+import { capYoungGeneration } from './heap.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
 import type { ColumnPlan } from './mapping.ts';
 import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
@@ -325,6 +326,7 @@ export class ImportEngine {
           if (this.strictError) break;
         }
         if (this.stopped || this.fatal !== undefined || this.strictError) break;
+        capYoungGeneration();
         // Not raced with the stop signal: a race with a promise that stays pending would
         // keep every event alive. A file answers at once; a pipe ends with its writer.
         const next = await o.events.next();
