@@ -22,6 +22,7 @@
 //   node bench/import.mjs                                  # every case, this Node
 //   node bench/import.mjs --case cpu --runs 5
 //   node bench/import.mjs --case memory --node /path/to/node24   # ws on another Node
+//   node bench/import.mjs --case memory --memory-rows 200000     # (default: --rows and 1,000,000)
 //   node bench/import.mjs --case rate --chunk-sizes 2000,5000,10000 --concurrency 2,4,8
 //   node bench/import.mjs --case cpu --baseline-bin /tmp/old/bin/ws.js   # an older build too
 //
@@ -30,8 +31,15 @@
 // Needs the build (npm run build).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -83,6 +91,8 @@ if (nodes.length === 0) nodes.push(process.execPath);
 const baselineBin = flag('--baseline-bin', undefined);
 const chunkSizes = list('--chunk-sizes');
 const concurrencies = list('--concurrency');
+const memoryRows = list('--memory-rows');
+if (memoryRows.length === 0) memoryRows.push(ROWS, 1_000_000);
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-import-'));
 const MiB = 1024 * 1024;
 
@@ -119,25 +129,21 @@ async function generate(path, n) {
   await once(out, 'finish');
 }
 
-/** A config directory whose default profile is `sandbox` with this client rate limit. */
-function configFor(sandbox, rateLimit) {
+/**
+ * The environment of `ws` for `sandbox` at this client rate limit: the credentials in
+ * WS_BASE_URL, WS_TEAM_ID and WS_API_KEY, the rate limit in the default profile of a config
+ * directory of its own.
+ */
+function clientFor(sandbox, rateLimit) {
   const config = mkdtempSync(join(dir, 'config-'));
-  writeFileSync(
-    join(config, 'config.json'),
-    JSON.stringify({
-      profiles: {
-        bench: {
-          base_url: sandbox.url,
-          team_id: sandbox.teamId,
-          api_key: sandbox.apiKey,
-          rate_limit: rateLimit,
-        },
-      },
-      default_profile: 'bench',
-    }),
-    { mode: 0o600 },
-  );
-  return config;
+  const profile = { profiles: { bench: { rate_limit: rateLimit } }, default_profile: 'bench' };
+  writeFileSync(join(config, 'config.json'), JSON.stringify(profile), { mode: 0o600 });
+  return {
+    WS_CONFIG_DIR: config,
+    WS_BASE_URL: sandbox.url,
+    WS_TEAM_ID: sandbox.teamId,
+    WS_API_KEY: sandbox.apiKey,
+  };
 }
 
 /**
@@ -176,7 +182,7 @@ function measure(node, script, argv, extraEnv = {}) {
 
 const parseOnly = (node, path) => measure(node, self, ['--parse-only', path]);
 
-async function importWith(node, variant, sandbox, config, path, extra = []) {
+async function importWith(node, variant, sandbox, client, path, extra = []) {
   sandbox.reset();
   sandbox.counts = { post: 0, poll: 0, 429: 0, other: 0 };
   const cpuBefore = process.cpuUsage();
@@ -184,13 +190,15 @@ async function importWith(node, variant, sandbox, config, path, extra = []) {
     node,
     variant.bin,
     ['import', 'contact', path, '--json', '--quiet', ...variant.args, ...extra],
-    { WS_CONFIG_DIR: config },
+    client,
   );
   const spent = process.cpuUsage(cpuBefore);
   const summary = JSON.parse(r.stdout);
   const want = extra.includes('--dry-run') ? 0 : sandbox.expect;
   if (summary.created !== want || summary.failed !== 0)
-    throw new Error(`${variant.label}: created ${summary.created} of ${want}, ${summary.failed} failed`);
+    throw new Error(
+      `${variant.label}: created ${summary.created} of ${want}, ${summary.failed} failed`,
+    );
   return { ...r, sandboxCpu: (spent.user + spent.system) / 1e6, requests: { ...sandbox.counts } };
 }
 
@@ -255,119 +263,125 @@ async function nodeVersion(node) {
   return r?.stdout.trim() ?? nodeName(node);
 }
 
-async function caseRate(path) {
+/** Run each of `steps` --runs times, interleaved (one of each, then again): results by step. */
+async function interleaved(steps) {
+  const results = steps.map(() => []);
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, step] of steps.entries()) results[i].push(await step());
+  }
+  return results;
+}
+
+/** `fn(sandbox)` with a sandbox that limits clients to `rateLimit` requests a second. */
+async function withSandbox(rateLimit, fn) {
+  const sandbox = await sandboxFor(rateLimit);
+  try {
+    await fn(sandbox);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const heading = async (node, what = '') =>
+  console.log(`node ${await nodeVersion(node)}${what}, medians of ${RUNS} runs (range)`);
+
+function caseRate(path) {
   console.log(
     `\n== rate: ${fmt(ROWS)} rows, client rate limit 10/s (the default), sandbox limit 10/s`,
   );
-  const sandbox = await sandboxFor(10);
-  sandbox.expect = ROWS;
-  try {
-    const config = configFor(sandbox, 10);
+  return withSandbox(10, async (sandbox) => {
+    sandbox.expect = ROWS;
+    const client = clientFor(sandbox, 10);
     for (const node of nodes) {
       const vs = variants();
-      const results = vs.map(() => []);
-      for (let run = 0; run < RUNS; run++) {
-        for (const [i, v] of vs.entries()) {
-          results[i].push(await importWith(node, v, sandbox, config, path));
+      const results = await interleaved(
+        vs.map((v) => async () => {
+          const r = await importWith(node, v, sandbox, client, path);
           // Let the sandbox's window of the last second empty before the next import.
-          await new Promise((r) => setTimeout(r, 1100));
-        }
-      }
-      console.log(`node ${await nodeVersion(node)}, medians of ${RUNS} runs (range)`);
+          await new Promise((resolve) => setTimeout(resolve, 1100));
+          return {
+            ...r,
+            rate: (ROWS * 1000) / r.ms,
+            posts: r.requests.post,
+            polls: r.requests.poll,
+          };
+        }),
+      );
+      await heading(node);
       for (const [i, v] of vs.entries()) {
-        const rs = results[i].map((r) => ({
-          ...r,
-          rate: (ROWS * 1000) / r.ms,
-          posts: r.requests.post,
-          polls: r.requests.poll,
-          throttled: r.requests[429],
-        }));
-        const rate = stats(rs, 'rate');
-        const posts = stats(rs, 'posts');
-        const polls = stats(rs, 'polls');
-        const throttled = Math.max(...rs.map((r) => r.throttled));
+        const rate = stats(results[i], 'rate');
+        const posts = stats(results[i], 'posts');
+        const polls = stats(results[i], 'polls');
+        const throttled = Math.max(...results[i].map((r) => r.requests[429]));
         // The most 10 requests a second allow with these chunks: a POST and a poll each.
-        const chunk = ROWS / posts.median;
-        const ceiling = (10 * chunk) / 2;
+        const ceiling = (10 * (ROWS / posts.median)) / 2;
         console.log(
           `  ${v.label.padEnd(40)} ${fmt(rate.median).padStart(7)} rows/s${spread(rate, fmt)}  ${posts.median} POST + ${polls.median} polls${spread(polls, fmt)}  429: ${throttled}  ${(rate.median / 25_000).toFixed(2)}x the 25,000 goal, ${(rate.median / ceiling).toFixed(2)}x of ${fmt(ceiling)} (10/s, a POST and a poll per chunk)`,
         );
         if (throttled > 0) console.log(`  !! ${v.label}: the sandbox answered 429`);
       }
     }
-  } finally {
-    await sandbox.close();
-  }
+  });
 }
 
-async function caseCpu(path) {
+function caseCpu(path) {
   console.log(`\n== cpu: ${fmt(ROWS)} rows, no client rate limit (ratios to csv-parse alone)`);
-  const sandbox = await sandboxFor(0);
-  sandbox.expect = ROWS;
-  try {
-    const config = configFor(sandbox, 0);
+  return withSandbox(0, async (sandbox) => {
+    sandbox.expect = ROWS;
+    const client = clientFor(sandbox, 0);
     for (const node of nodes) {
-      const vs = variants();
-      const parses = [];
-      const imports = vs.map(() => []);
-      const dries = vs.map(() => []);
-      for (let run = 0; run < RUNS; run++) {
-        parses.push(await parseOnly(node, path));
-        for (const [i, v] of vs.entries()) {
-          imports[i].push(await importWith(node, v, sandbox, config, path));
-          dries[i].push(await importWith(node, v, sandbox, config, path, ['--dry-run']));
-        }
+      // Each variant imports; the builds as they are also check with --dry-run (the chunk
+      // size does not change its work).
+      const runs = [];
+      for (const v of variants()) {
+        runs.push({ label: v.label, run: () => importWith(node, v, sandbox, client, path) });
+        if (v.args.length > 0) continue;
+        const dry = () => importWith(node, v, sandbox, client, path, ['--dry-run']);
+        runs.push({ label: `${v.label} --dry-run`, run: dry });
       }
+      const [parses, ...imports] = await interleaved([
+        () => parseOnly(node, path),
+        ...runs.map((r) => r.run),
+      ]);
       const pw = stats(parses, 'ms');
       const pc = stats(parses, 'cpu');
-      console.log(`node ${await nodeVersion(node)}, medians of ${RUNS} runs (range)`);
+      await heading(node);
       console.log(
         `  ${'csv-parse alone'.padEnd(40)} wall ${(pw.median / 1000).toFixed(2)} s${spread(pw, (x) => (x / 1000).toFixed(2))}  CPU ${pc.median.toFixed(2)} s${spread(pc)}`,
       );
-      const show = (label, rs) => {
-        const w = stats(rs, 'ms');
-        const c = stats(rs, 'cpu');
-        const s = stats(rs, 'sandboxCpu');
+      for (const [i, { label }] of runs.entries()) {
+        const w = stats(imports[i], 'ms');
+        const c = stats(imports[i], 'cpu');
+        const sb = stats(imports[i], 'sandboxCpu');
         const ratio = (x, base) => (x / base).toFixed(2);
         console.log(
-          `  ${label.padEnd(40)} wall ${(w.median / 1000).toFixed(2)} s = ${ratio(w.median, pw.median)}x${spread({ min: w.min / pw.median, max: w.max / pw.median })}  CPU ${c.median.toFixed(2)} s = ${ratio(c.median, pc.median)}x${spread({ min: c.min / pc.median, max: c.max / pc.median })}  sandbox CPU ${s.median.toFixed(2)} s  ${fmt((ROWS * 1000) / w.median)} rows/s`,
+          `  ${label.padEnd(40)} wall ${(w.median / 1000).toFixed(2)} s = ${ratio(w.median, pw.median)}x${spread({ min: w.min / pw.median, max: w.max / pw.median })}  CPU ${c.median.toFixed(2)} s = ${ratio(c.median, pc.median)}x${spread({ min: c.min / pc.median, max: c.max / pc.median })}  sandbox CPU ${sb.median.toFixed(2)} s  ${fmt((ROWS * 1000) / w.median)} rows/s`,
         );
-      };
-      for (const [i, v] of vs.entries()) {
-        show(`${v.label}`, imports[i]);
-        show(`${v.label} --dry-run`, dries[i]);
       }
     }
-  } finally {
-    await sandbox.close();
-  }
+  });
 }
 
-async function caseMemory(path, bigPath) {
+function caseMemory() {
   console.log('\n== memory: peak RSS, no client rate limit (ratios to csv-parse alone)');
-  const sandbox = await sandboxFor(0);
-  try {
-    const config = configFor(sandbox, 0);
-    for (const [rows, file] of [
-      [ROWS, path],
-      [1_000_000, bigPath],
-    ]) {
+  return withSandbox(0, async (sandbox) => {
+    const client = clientFor(sandbox, 0);
+    for (const rows of memoryRows) {
+      const file = join(dir, `rows-${rows}.csv`);
+      if (!existsSync(file)) await generate(file, rows);
       sandbox.expect = rows;
       for (const node of nodes) {
         const vs = variants();
-        const parses = [];
-        const imports = vs.map(() => []);
-        for (let run = 0; run < RUNS; run++) {
-          parses.push(await parseOnly(node, file));
-          for (const [i, v] of vs.entries())
-            imports[i].push(await importWith(node, v, sandbox, config, file));
-        }
+        const [parses, ...imports] = await interleaved([
+          () => parseOnly(node, file),
+          ...vs.map((v) => () => importWith(node, v, sandbox, client, file)),
+        ]);
         const p = stats(parses, 'rss');
         const mib = (x) => (x / MiB).toFixed(0);
+        await heading(node, `, ${fmt(rows)} rows`);
         console.log(
-          `node ${await nodeVersion(node)}, ${fmt(rows)} rows, medians of ${RUNS} runs (range)`,
+          `  ${'csv-parse alone'.padEnd(40)} peak RSS ${mib(p.median)} MiB${spread(p, mib)}`,
         );
-        console.log(`  ${'csv-parse alone'.padEnd(40)} peak RSS ${mib(p.median)} MiB${spread(p, mib)}`);
         for (const [i, v] of vs.entries()) {
           const r = stats(imports[i], 'rss');
           const w = stats(imports[i], 'ms');
@@ -377,9 +391,7 @@ async function caseMemory(path, bigPath) {
         }
       }
     }
-  } finally {
-    await sandbox.close();
-  }
+  });
 }
 
 try {
@@ -390,11 +402,7 @@ try {
   );
   if (cases.includes('rate')) await caseRate(path);
   if (cases.includes('cpu')) await caseCpu(path);
-  if (cases.includes('memory')) {
-    const big = join(dir, 'rows-1000000.csv');
-    await generate(big, 1_000_000);
-    await caseMemory(path, big);
-  }
+  if (cases.includes('memory')) await caseMemory();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -100,7 +100,8 @@ export class CsvTokenizer {
       if (at > recordStart) this.rawParts.push(buf.slice(recordStart, at));
       this.carry = buf.slice(at);
     };
-    const field = (end: number): string => {
+    /** The current field's text up to `end`. */
+    const fieldText = (end: number): string => {
       const tail = buf.slice(fieldStart, end);
       if (this.fieldParts.length === 0) return tail;
       this.fieldParts.push(tail);
@@ -122,6 +123,15 @@ export class CsvTokenizer {
       });
       this.fields = [];
       this.complex = false;
+    };
+    const endField = (end: number): void => {
+      this.fields.push(fieldText(end));
+      this.mode = Mode.FieldStart;
+    };
+    /** The field ends at `fieldEnd`, and its record's raw text at `rawEnd`. */
+    const endRecord = (fieldEnd: number, rawEnd: number): void => {
+      endField(fieldEnd);
+      record(rawEnd);
     };
 
     for (;;) {
@@ -160,14 +170,11 @@ export class CsvTokenizer {
             hold(pos);
             return;
           }
-          this.fields.push(field(pos));
-          this.mode = Mode.FieldStart;
-          record(pos);
+          endRecord(pos, pos);
           return;
         }
         if (c === delim) {
-          this.fields.push(field(pos));
-          this.mode = Mode.FieldStart;
+          endField(pos);
           pos++;
           continue;
         }
@@ -182,9 +189,7 @@ export class CsvTokenizer {
           pos++;
           continue;
         }
-        this.fields.push(field(pos));
-        this.mode = Mode.FieldStart;
-        record(pos + 1);
+        endRecord(pos, pos + 1);
         pos += n;
         recordStart = pos;
         continue;
@@ -212,9 +217,7 @@ export class CsvTokenizer {
           hold(q);
           return;
         }
-        this.fields.push(field(q));
-        this.mode = Mode.FieldStart;
-        record(len);
+        endRecord(q, len);
         return;
       }
       const next = s.charCodeAt(q + 1);
@@ -226,8 +229,7 @@ export class CsvTokenizer {
         continue;
       }
       if (next === delim) {
-        this.fields.push(field(q));
-        this.mode = Mode.FieldStart;
+        endField(q);
         pos = q + 2;
         continue;
       }
@@ -238,9 +240,7 @@ export class CsvTokenizer {
           return;
         }
         if (n > 0) {
-          this.fields.push(field(q));
-          this.mode = Mode.FieldStart;
-          record(q + 2);
+          endRecord(q, q + 2);
           pos = q + 1 + n;
           recordStart = pos;
           continue;
@@ -248,7 +248,7 @@ export class CsvTokenizer {
       }
       // A quote that neither escapes nor closes: the field goes on unquoted, beginning with
       // the quote that opened it and holding this one.
-      const value = field(q);
+      const value = fieldText(q);
       this.fieldParts = ['"', value, '"'];
       this.mode = Mode.Unquoted;
       pos = q + 1;

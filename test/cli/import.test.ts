@@ -834,15 +834,8 @@ describe('ws import: interrupt and resume', () => {
 
   it('goes on with the chunk size of the interrupted import when --chunk-size is not given', async () => {
     const path = write('resume-size.csv', rows(1000));
-    const r = await interruptAfter(2, [
-      'import',
-      'contact',
-      path,
-      '--chunk-size',
-      '100',
-      '--concurrency',
-      '1',
-    ]);
+    const first = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
+    const r = await interruptAfter(2, first);
     assert.equal(r.code, 130, r.stderr);
     const done = contacts().length;
     assert.ok(done > 0 && done < 1000, `${done} rows imported before the interrupt`);
