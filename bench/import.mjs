@@ -40,7 +40,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -282,8 +282,11 @@ async function withSandbox(rateLimit, fn) {
   }
 }
 
+/** The machine's load (1-minute average) when the runs of a heading ended: other work slows them. */
 const heading = async (node, what = '') =>
-  console.log(`node ${await nodeVersion(node)}${what}, medians of ${RUNS} runs (range)`);
+  console.log(
+    `node ${await nodeVersion(node)}${what}, medians of ${RUNS} runs (range); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+  );
 
 function caseRate(path) {
   console.log(
