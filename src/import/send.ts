@@ -2,9 +2,10 @@
 //
 // - One POST per chunk with the chunk's idempotency key. The HTTP client retries network
 //   errors, 429, 502, 503 and 504 with that key; here a chunk is tried again (same key)
-//   after a 500 or when those retries ran out, so a passing fault does not fail 1,000 rows.
+//   after a 500 or when those retries ran out, so a passing fault does not fail a chunk.
 //   A replayed answer is the first answer, so no row is ever created twice.
-// - 202: the job is polled, backing off from 250 ms to 5 s, until it is complete or failed.
+// - 202: the job is polled until it is complete or failed, when its result can be there
+//   (JobPacer: after the job ahead of it, at the pace the service has shown).
 // - 400 naming objects of the body (`body.objects.3.default...`): those rows fail with the
 //   API's message and the others are sent again without them (under a key of their own).
 
@@ -104,8 +105,8 @@ function transient(err: unknown): boolean {
 /**
  * A call of the import (a chunk, or the definitions it reads before sending anything), tried
  * again after a 500 or when the client's own retries ran out, with the same idempotency key
- * for a chunk: a passing fault of the service should not fail 1,000 rows, or stop an import
- * before its first row. At most 4 tries, waiting 0.5 s, 1 s, 2 s (with jitter) between them.
+ * for a chunk: a passing fault of the service should not fail a chunk of rows, or stop an
+ * import before its first row. At most 4 tries, waiting 0.5 s, 1 s, 2 s (with jitter) between them.
  */
 export async function withRetries<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   for (let attempt = 1; ; attempt++) {
