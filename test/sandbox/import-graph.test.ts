@@ -6,7 +6,9 @@
 //   - a resource importing another resource's request layer (handlers.ts, routes.ts);
 //   - a resource importing a resource of its own layer or of a layer above it (LAYERS);
 //   - the sandbox reaching the CLI: outside src/sandbox it may import only src/util,
-//     src/generated, src/contract (which themselves stay inside those) and package.json.
+//     src/generated, src/contract, src/filter (the comparators of filters) and
+//     src/automations (the automation evaluator), which themselves stay inside those, and
+//     package.json.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -17,7 +19,13 @@ import ts from 'typescript';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SANDBOX = join(ROOT, 'src/sandbox');
 /** What the sandbox may import outside itself: shared code that is not the CLI. */
-const SHARED_OUTSIDE = ['src/util/', 'src/generated/', 'src/contract/'];
+const SHARED_OUTSIDE = [
+  'src/util/',
+  'src/generated/',
+  'src/contract/',
+  'src/filter/',
+  'src/automations/',
+];
 const PACKAGE_JSON = 'package.json';
 
 /**
@@ -210,7 +218,7 @@ describe('the import graph of the sandbox', () => {
     ]);
     assert.deepEqual(importProblems(graph), [
       "src/sandbox/resources/views/model.ts: import '../properties/handlers.ts' reaches the request layer of the properties resource: move what both need to a shared sandbox module (src/sandbox/request.ts), or react to its events",
-      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/ and package.json)",
+      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/, src/filter/, src/automations/ and package.json)",
       "src/sandbox/resources/records/model.ts: import '../views/model.ts': records may not import views (a higher layer): subscribe to its events, or emit one it subscribes to",
       "src/sandbox/resources/records/model.ts: import '../automations/model.ts': the resource 'automations' is in no layer: add it to LAYERS in test/sandbox/import-graph.test.ts",
       "import cycle: src/sandbox/a.ts: import './b.ts' → src/sandbox/b.ts: import './a.ts'",
