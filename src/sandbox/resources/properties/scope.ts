@@ -5,6 +5,7 @@
 // keeps state.
 
 import { optionList as describeOptions, isMultiValuedType } from '../../../filter/compare.ts';
+import { optionRankIn } from '../../../filter/options.ts';
 import { invalidRequest } from '../../errors.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
@@ -79,9 +80,7 @@ export function optionList(scope: Scope, def: PropertyDefinition): string {
 
 /** The position of an option in the definition's display order (unknown slugs last). */
 export function optionRank(def: PropertyDefinition, slug: string): number {
-  const options = def.options ?? [];
-  const i = options.findIndex((o) => o.slug === slug);
-  return i === -1 ? options.length : i;
+  return optionRankIn(def.options ?? [], slug);
 }
 
 /** One step of a resolved path: the definition, and the scope it was found in. */
