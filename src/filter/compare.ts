@@ -85,6 +85,21 @@ export function holds(comparison: Comparison, reached: readonly unknown[]): bool
   return elements(reached).some(comparison.test) !== comparison.negate;
 }
 
+/**
+ * Does the comparison hold for one value (a property of the record itself)? The same as
+ * `holds(comparison, [value])`, without the array.
+ */
+export function holdsForValue(comparison: Comparison, value: unknown): boolean {
+  if (comparison.kind === 'reached') return comparison.test([value]);
+  const some =
+    value === undefined || value === null
+      ? false
+      : Array.isArray(value)
+        ? value.some(comparison.test)
+        : comparison.test(value);
+  return some !== comparison.negate;
+}
+
 /** The single values among reached values: arrays are spread, unset ones dropped. */
 export function elements(reached: readonly unknown[]): unknown[] {
   const out: unknown[] = [];

@@ -2,6 +2,7 @@
 // handlers.ts and model.ts, and one line here.
 
 import type { Resource } from '../resource.ts';
+import { automationsResource } from './automations/routes.ts';
 import { grantsResource } from './grants/routes.ts';
 import { importsResource } from './imports/routes.ts';
 import { propertiesResource } from './properties/routes.ts';
@@ -14,6 +15,7 @@ export const resources: readonly Resource[] = [
   grantsResource,
   propertiesResource,
   viewsResource,
+  automationsResource,
   importsResource,
   webhooksResource,
 ];
