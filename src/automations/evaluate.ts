@@ -437,6 +437,48 @@ function testHolds(test: Test, value: unknown): boolean {
   return test.comparison !== undefined && holdsForValue(test.comparison, value);
 }
 
+/** Did a value change? Primitives compare at once; arrays and objects by their contents. */
+export function valueChanged(before: unknown, after: unknown): boolean {
+  if (before === after) return false;
+  if (
+    typeof before !== 'object' ||
+    typeof after !== 'object' ||
+    before === null ||
+    after === null
+  ) {
+    return true;
+  }
+  return !isDeepStrictEqual(before, after);
+}
+
+/** Every slug of a changeset entry changed, and its from and to tests hold. */
+function slugsHold(items: readonly SlugChange[], change: Change): boolean {
+  for (const slug of items) {
+    const before = slug.read(change.before);
+    const after = slug.read(change.after);
+    if (!valueChanged(before, after)) return false;
+    for (const t of slug.from) if (!testHolds(t, before)) return false;
+    for (const t of slug.to) if (!testHolds(t, after)) return false;
+  }
+  return true;
+}
+
+/** Every condition of a state entry holds on the record. */
+function conditionsHold(items: readonly StateCondition[], record: RecordData): boolean {
+  for (const c of items) {
+    if (c.direct !== undefined) {
+      const value = c.direct(record);
+      for (const t of c.tests) if (!testHolds(t, value)) return false;
+    } else {
+      const reached = c.reach(record);
+      for (const t of c.tests) {
+        if (t.comparison === undefined || !holds(t.comparison, reached)) return false;
+      }
+    }
+  }
+  return true;
+}
+
 function combine(combinator: Combinator, verdicts: readonly boolean[]): boolean {
   return combinator === 'OR' ? verdicts.some(Boolean) : verdicts.every(Boolean);
 }
@@ -459,8 +501,26 @@ class Rules {
     this.state = state;
   }
 
+  /** The gates, without their messages: enabled, the trigger fits, a member of the list. */
+  private passes(change: Change): boolean {
+    const a = this.automation;
+    if (a.enabled === false) return false;
+    if (a.kind === 'update') {
+      if (change.trigger !== 'updated') return false;
+    } else if (
+      change.trigger === 'deleted'
+        ? a.on_delete !== true
+        : change.trigger === 'updated' || a.on_create !== true
+    ) {
+      return false;
+    }
+    const listId = a.list_id ?? null;
+    return listId === null || this.subject(change).lists?.[listId] !== undefined;
+  }
+
   /** The first gate that stops the automation for this change, if any. */
   gate(change: Change): Gate | undefined {
+    if (this.passes(change)) return undefined;
     const a = this.automation;
     if (a.enabled === false) {
       return { code: 'disabled', message: 'The automation is disabled: it never fires.' };
@@ -489,7 +549,7 @@ class Rules {
   }
 
   fires(change: Change): boolean {
-    if (this.gate(change) !== undefined) return false;
+    if (!this.passes(change)) return false;
     if (this.automation.kind === 'update' && !this.changesetHolds(change)) return false;
     return this.state === undefined || this.stateHolds(this.subject(change));
   }
@@ -517,36 +577,21 @@ class Rules {
   private changesetHolds(change: Change): boolean {
     const group = this.changeset;
     if (group === undefined || group.entries.length === 0) return true;
-    const entryHolds = (items: readonly SlugChange[]) =>
-      items.every((slug) => {
-        const before = slug.read(change.before);
-        const after = slug.read(change.after);
-        return (
-          !isDeepStrictEqual(before, after) &&
-          slug.from.every((t) => testHolds(t, before)) &&
-          slug.to.every((t) => testHolds(t, after))
-        );
-      });
-    return group.combinator === 'OR'
-      ? group.entries.some((e) => entryHolds(e.items))
-      : group.entries.every((e) => entryHolds(e.items));
+    const any = group.combinator === 'OR';
+    for (const entry of group.entries) {
+      if (slugsHold(entry.items, change) === any) return any;
+    }
+    return !any;
   }
 
   private stateHolds(record: RecordData): boolean {
     const group = this.state!;
     if (group.entries.length === 0) return true;
-    const conditionHolds = (c: StateCondition) => {
-      if (c.direct !== undefined) {
-        const value = c.direct(record);
-        return c.tests.every((t) => testHolds(t, value));
-      }
-      const reached = c.reach(record);
-      return c.tests.every((t) => t.comparison !== undefined && holds(t.comparison, reached));
-    };
-    const entryHolds = (items: readonly StateCondition[]) => items.every(conditionHolds);
-    return group.combinator === 'OR'
-      ? group.entries.some((e) => entryHolds(e.items))
-      : group.entries.every((e) => entryHolds(e.items));
+    const any = group.combinator === 'OR';
+    for (const entry of group.entries) {
+      if (conditionsHold(entry.items, record) === any) return any;
+    }
+    return !any;
   }
 
   private explainChangeset(change: Change): GroupVerdict {
@@ -561,7 +606,7 @@ class Rules {
           path: slug.path,
           test: 'changed',
           values: [before, after],
-          holds: !isDeepStrictEqual(before, after),
+          holds: valueChanged(before, after),
         });
         for (const [side, value, tests] of [
           ['from', before, slug.from],
@@ -656,7 +701,7 @@ export function changesOf(
     for (const slug of slugs) {
       const from = before?.[slug] ?? null;
       const to = after?.[slug] ?? null;
-      if (!isDeepStrictEqual(from, to)) out[slug] = { from, to };
+      if (valueChanged(from, to)) out[slug] = { from, to };
     }
   };
   diff(change.before?.default, change.after.default);

@@ -133,9 +133,9 @@ export function listRuns(ctx: RequestContext): Reply {
     .filter(
       (run) =>
         run.sequence > after &&
-        (automationId === undefined || run.automation_id === automationId) &&
-        (recordId === undefined || run.record_id === recordId) &&
-        (objectType === undefined || run.object_type === objectType) &&
+        (automationId === undefined || run.automation.id === automationId) &&
+        (recordId === undefined || run.trigger.record_id === recordId) &&
+        (objectType === undefined || run.trigger.object_type === objectType) &&
         (status === undefined || run.status === status),
     );
   const page = matching.slice(0, limit);

@@ -45,11 +45,17 @@ const FIELDS = [
   'list_id',
 ] as const satisfies readonly (keyof AutomationFields)[];
 
+/** An automation a write may fire, and its compiled form (compiled on first use). */
+export interface Candidate {
+  readonly automation: StoredAutomation;
+  readonly compiled: () => CompiledAutomation;
+}
+
 /** The automations a write of one object type may fire, by trigger (enabled ones only). */
 interface Candidates {
-  readonly updated: readonly StoredAutomation[];
-  readonly created: readonly StoredAutomation[];
-  readonly deleted: readonly StoredAutomation[];
+  readonly updated: readonly Candidate[];
+  readonly created: readonly Candidate[];
+  readonly deleted: readonly Candidate[];
 }
 
 const NONE: Candidates = { updated: [], created: [], deleted: [] };
@@ -57,10 +63,11 @@ const NONE: Candidates = { updated: [], created: [], deleted: [] };
 export class AutomationsModel implements Slice {
   /** Automations by team, in creation order. */
   private teams = new Map<string, StoredAutomation[]>();
-  /** Candidates by team and object type, rebuilt after any change. */
-  private candidates = new Map<string, Candidates>();
-  /** Compiled automations, dropped when definitions change. */
-  private compiled = new WeakMap<StoredAutomation, CompiledAutomation>();
+  /**
+   * Candidates by team, then object type, each compiled on first use; dropped after any
+   * change of automations or of definitions.
+   */
+  private candidates = new Map<string, Map<string, Candidates>>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -145,20 +152,21 @@ export class AutomationsModel implements Slice {
   }
 
   /** The enabled automations a `trigger` write of `objectType` may fire, in creation order. */
-  candidatesFor(teamId: string, objectType: string, trigger: Trigger): readonly StoredAutomation[] {
-    const key = `${teamId}\u0000${objectType}`;
-    let found = this.candidates.get(key);
+  candidatesFor(
+    store: Store,
+    teamId: string,
+    objectType: string,
+    trigger: Trigger,
+  ): readonly Candidate[] {
+    let team = this.candidates.get(teamId);
+    if (team === undefined) {
+      team = new Map();
+      this.candidates.set(teamId, team);
+    }
+    let found = team.get(objectType);
     if (found === undefined) {
-      const enabled = this.list(teamId, objectType).filter((a) => a.enabled);
-      found =
-        enabled.length === 0
-          ? NONE
-          : {
-              updated: enabled.filter((a) => a.kind === 'update'),
-              created: enabled.filter((a) => a.kind === 'lifecycle' && a.on_create === true),
-              deleted: enabled.filter((a) => a.kind === 'lifecycle' && a.on_delete === true),
-            };
-      this.candidates.set(key, found);
+      found = this.buildCandidates(store, teamId, objectType);
+      team.set(objectType, found);
     }
     return trigger === 'updated'
       ? found.updated
@@ -167,29 +175,36 @@ export class AutomationsModel implements Slice {
         : found.created;
   }
 
-  /** The automation compiled against the current definitions of its team. */
-  compiledOf(store: Store, automation: StoredAutomation): CompiledAutomation {
-    let compiled = this.compiled.get(automation);
-    if (compiled === undefined) {
-      compiled = compileAutomation(
-        automation,
-        automation.object_type,
-        workspaceOf(store, automation.team_id),
-      );
-      this.compiled.set(automation, compiled);
-    }
-    return compiled;
-  }
-
   /** Definitions changed: compile again on next use. */
   definitionsChanged(): void {
-    this.compiled = new WeakMap();
+    this.candidates = new Map();
+  }
+
+  private buildCandidates(store: Store, teamId: string, objectType: string): Candidates {
+    const enabled = this.list(teamId, objectType).filter((a) => a.enabled);
+    if (enabled.length === 0) return NONE;
+    const candidates = enabled.map((automation): Candidate => {
+      let compiled: CompiledAutomation | undefined;
+      return {
+        automation,
+        compiled: () => {
+          compiled ??= compileAutomation(automation, objectType, workspaceOf(store, teamId));
+          return compiled;
+        },
+      };
+    });
+    const lifecycle = (on: 'on_create' | 'on_delete') =>
+      candidates.filter((c) => c.automation.kind === 'lifecycle' && c.automation[on] === true);
+    return {
+      updated: candidates.filter((c) => c.automation.kind === 'update'),
+      created: lifecycle('on_create'),
+      deleted: lifecycle('on_delete'),
+    };
   }
 
   reset(): void {
     this.teams = new Map();
     this.candidates = new Map();
-    this.compiled = new WeakMap();
   }
 
   isEmpty(): boolean {
@@ -218,7 +233,6 @@ export class AutomationsModel implements Slice {
     }
     this.teams = teams;
     this.candidates = new Map();
-    this.compiled = new WeakMap();
   }
 
   private changed(): void {

@@ -1,12 +1,12 @@
 // Automations and runs as the sandbox answers them: an automation is the stored one without
-// its version (the etag carries it); a run shows its trigger with the changes of the write,
-// the steps it ran with what each did (a webhook step with the event `data` it dispatched),
-// and the steps it has not reached (`pending` while it runs or waits, `skipped` once it
-// failed or was cancelled).
+// its version (the etag carries it); a run shows its automation, the write that fired it
+// (with the changes it made), the steps it ran with what each did or would have done (a
+// webhook step with the event `data` it dispatched), and the steps it has not reached
+// (`pending` while it runs or waits, `skipped` once it failed or was cancelled).
 
 import { changesOf } from '../../../automations/evaluate.ts';
 import type { Store } from '../../store.ts';
-import { eventData } from './runs.ts';
+import { changeOf, eventData, runId } from './runs.ts';
 import type { Run, StoredAutomation } from './types.ts';
 
 export function automationBody(automation: StoredAutomation): Omit<StoredAutomation, 'version'> {
@@ -19,41 +19,60 @@ export function etagOf(automation: StoredAutomation): string {
 }
 
 export function runBody(store: Store, run: Run): Record<string, unknown> {
-  const { type, source, event, at, before, after } = run.trigger;
+  const { automation, trigger } = run;
   let data: unknown;
-  const steps: Record<string, unknown>[] = run.steps.map((step) => {
-    const { detail, error, ...rest } = step;
-    const body: Record<string, unknown> = { ...rest, ...detail };
-    if (step.type === 'webhook') {
-      data ??= eventData(store, run);
-      body['data'] = data;
+  const steps: Record<string, unknown>[] = automation.actions.map((action, index) => {
+    const step = run.steps[index];
+    if (step === undefined) {
+      const status = run.status === 'failed' || run.status === 'cancelled' ? 'skipped' : 'pending';
+      return { index, type: action.type, status };
     }
-    if (error !== undefined) body['error'] = error;
+    const body: Record<string, unknown> = {
+      index,
+      type: action.type,
+      status: step.status,
+      started_at: step.started_at,
+      finished_at: step.finished_at,
+    };
+    switch (action.type) {
+      case 'webhook':
+        data ??= eventData(store, run);
+        Object.assign(body, { webhook_id: action.webhook_id, event: trigger.event, data });
+        break;
+      case 'agent':
+        Object.assign(body, {
+          agent_id: action.agent_id,
+          would: `run agent ${action.agent_id} on the ${trigger.object_type} record ${trigger.record_id}`,
+        });
+        break;
+      default: {
+        const { type: _type, ...settings } = action;
+        Object.assign(body, settings, step.detail);
+        if (step.until !== undefined) body['until'] = new Date(step.until).toISOString();
+      }
+    }
+    if (step.error !== undefined) body['error'] = step.error;
     return body;
   });
-  const unreached = run.status === 'failed' || run.status === 'cancelled' ? 'skipped' : 'pending';
-  for (let index = run.steps.length; index < run.actions.length; index++) {
-    steps.push({ index, type: run.actions[index]!.type, status: unreached });
-  }
   return {
-    id: run.id,
+    id: runId(run),
     sequence: run.sequence,
-    automation_id: run.automation_id,
-    automation_name: run.automation_name,
-    object_type: run.object_type,
-    record_id: run.record_id,
-    list_id: run.list_id,
+    automation_id: automation.id,
+    automation_name: automation.name,
+    object_type: trigger.object_type,
+    record_id: trigger.record_id,
+    list_id: automation.list_id,
     status: run.status,
     started_at: run.started_at,
     updated_at: run.updated_at,
     finished_at: run.finished_at,
     resume_at: run.resume_at_ms === null ? null : new Date(run.resume_at_ms).toISOString(),
     trigger: {
-      type,
-      source,
-      event,
-      at,
-      changes: changesOf({ trigger: type, before, after }, run.list_id),
+      type: trigger.type,
+      source: trigger.source,
+      event: trigger.event,
+      at: trigger.at,
+      changes: changesOf(changeOf(run), automation.list_id),
     },
     steps,
   };

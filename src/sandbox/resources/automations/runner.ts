@@ -11,30 +11,40 @@ import { clockEvents } from '../../clock.ts';
 import type { Store } from '../../store.ts';
 import { propertyEvents } from '../properties/events.ts';
 import { type RecordEvent, recordEvents } from '../records/events.ts';
-import { automationsOf } from './model.ts';
-import { runsOf, triggerOf } from './runs.ts';
+import { type AutomationsModel, automationsOf } from './model.ts';
+import { type RunsModel, runsOf, runTrigger, triggerOf } from './runs.ts';
+import type { StoredAutomation } from './types.ts';
 
 /** Longest a timer is set for (setTimeout's limit is about 24.8 days); it re-arms then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What automations react to: record writes, definitions, and the clock. */
 export function subscribeAutomations(store: Store): void {
-  store.events.on(recordEvents, (event) => fire(store, event));
+  const automations = automationsOf(store);
+  const runs = runsOf(store);
+  store.events.on(recordEvents, (event) => fire(store, automations, runs, event));
   store.events.on(propertyEvents, () => automationsOf(store).definitionsChanged());
   store.events.on(clockEvents, () => runnerOf(store).wake());
 }
 
 /** Start a run of every automation the write `event` fires. */
-function fire(store: Store, event: RecordEvent): void {
-  const model = automationsOf(store);
+function fire(
+  store: Store,
+  automations: AutomationsModel,
+  runs: RunsModel,
+  event: RecordEvent,
+): void {
   const trigger = triggerOf(event);
-  const candidates = model.candidatesFor(event.teamId, event.objectType, trigger);
+  const candidates = automations.candidatesFor(store, event.teamId, event.objectType, trigger);
   if (candidates.length === 0) return;
   const change = { trigger, before: event.before, after: event.after };
-  for (const automation of candidates) {
-    if (model.compiledOf(store, automation).fires(change)) {
-      runsOf(store).start(store, automation, event);
-    }
+  let firing: StoredAutomation[] | undefined;
+  for (const { automation, compiled } of candidates) {
+    if (compiled().fires(change)) (firing ??= []).push(automation);
+  }
+  if (firing !== undefined) {
+    const { clock } = store;
+    runs.start(store, firing, runTrigger(event, clock.iso()), clock.nowMs());
   }
 }
 

@@ -16,16 +16,15 @@
 // does not render, a cron expression that never matches again) is `failed` and ends the run.
 // Runs are kept in the `automation_runs` slice (so a sandbox with a data file resumes them
 // after a restart); of the finished ones, the latest MAX_FINISHED_RUNS.
+//
+// Cost: an import fires automations for every row, so a run is small: it shares its trigger
+// (the write, with the record before and after) with the other runs of the same write, keeps
+// its automation by reference, and its steps hold only what their action does not tell.
 
 import { changesOf } from '../../../automations/evaluate.ts';
 import { nextCronTime } from '../../../automations/schedule.ts';
 import { renderTemplate } from '../../../automations/template.ts';
-import type {
-  ActionItem,
-  Change,
-  EmailAction,
-  LinkedinAction,
-} from '../../../automations/types.ts';
+import type { Change, EmailAction, LinkedinAction } from '../../../automations/types.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType } from '../../object-types.ts';
@@ -42,7 +41,7 @@ import { recordBody } from '../records/present.ts';
 import type { StoredRecord } from '../records/types.ts';
 import { contactViewsOf, recipientsOf } from './contact-views.ts';
 import { type AutomationEventData, automationEvents } from './events.ts';
-import type { Run, RunStep, RunTrigger, StoredAutomation } from './types.ts';
+import type { Run, RunAutomation, RunStep, RunTrigger } from './types.ts';
 
 /** Finished runs kept (the oldest go first); runs under way are always kept. */
 export const MAX_FINISHED_RUNS = 10_000;
@@ -59,6 +58,67 @@ export function triggerOf(event: RecordEvent): RunTrigger['type'] {
   return TRIGGERS[event.type];
 }
 
+/** The trigger of runs fired by `event` at `at`: built once, shared by its runs. */
+export function runTrigger(event: RecordEvent, at: string): RunTrigger {
+  const type = triggerOf(event);
+  return {
+    type,
+    source: event.source,
+    event: `${event.objectType}.${type}`,
+    at,
+    team_id: event.teamId,
+    object_type: event.objectType,
+    record_id: event.id,
+    before: event.before,
+    after: event.after,
+  };
+}
+
+/**
+ * Runs by sequence, in firing order: an array with a hole where a finished run was dropped
+ * (cheaper than a map for tens of thousands of runs an import starts).
+ */
+class RunTable {
+  private slots: (Run | undefined)[] = [];
+  /** The sequence of slots[0]. */
+  private first = 1;
+  /** Leading holes. */
+  private lead = 0;
+  size = 0;
+
+  add(run: Run): void {
+    if (this.slots.length === 0) this.first = run.sequence;
+    const i = run.sequence - this.first;
+    while (this.slots.length < i) this.slots.push(undefined);
+    this.slots.push(run);
+    this.size++;
+  }
+
+  get(sequence: number): Run | undefined {
+    return this.slots[sequence - this.first];
+  }
+
+  delete(sequence: number): void {
+    const i = sequence - this.first;
+    if (this.slots[i] === undefined) return;
+    this.slots[i] = undefined;
+    this.size--;
+    while (this.lead < this.slots.length && this.slots[this.lead] === undefined) this.lead++;
+    if (this.lead > 4096 && this.lead * 2 > this.slots.length) {
+      this.slots = this.slots.slice(this.lead);
+      this.first += this.lead;
+      this.lead = 0;
+    }
+  }
+
+  *values(): IterableIterator<Run> {
+    for (let i = this.lead; i < this.slots.length; i++) {
+      const run = this.slots[i];
+      if (run !== undefined) yield run;
+    }
+  }
+}
+
 /** A step that cannot run: it fails and ends the run. */
 class StepFailure extends Error {
   readonly code: string;
@@ -69,15 +129,25 @@ class StepFailure extends Error {
 }
 
 export class RunsModel implements Slice {
-  /** Every run kept, in firing order. */
-  private runs = new Map<string, Run>();
-  /** Ids of finished runs in the order they finished, from `head` on. */
-  private finished: string[] = [];
+  /** Every run kept, by sequence, in firing order. */
+  private runs = new RunTable();
+  /** Sequences of finished runs in the order they finished, from `head` on. */
+  private finished: number[] = [];
   private head = 0;
   private waiting = new Set<Run>();
-  /** The earliest resume_at_ms of the waiting runs (a lower bound after resumptions). */
+  /** The earliest resume_at_ms of the waiting runs. */
   private due: number | undefined;
   private sequence = 0;
+  /** Per automation: whether its runs are done at once, and their shared steps of the latest instant. */
+  private plans = new WeakMap<RunAutomation, { instant: boolean; at: string; steps: RunStep[] }>();
+  /** Run ids are this and the sequence: opaque, and not reused after a reset. */
+  private prefix = newPrefix();
+  /** The shared steps of the latest instant steps were done at. */
+  private done: { at: string; dispatched: RunStep; recorded: RunStep } = {
+    at: '',
+    dispatched: { status: 'dispatched', started_at: '', finished_at: '' },
+    recorded: { status: 'recorded', started_at: '', finished_at: '' },
+  };
   private readonly ctx: SliceContext;
   /** Told when a run starts waiting, with when it falls due (the runner arms its timer). */
   onWait: ((dueMs: number) => void) | undefined;
@@ -86,39 +156,68 @@ export class RunsModel implements Slice {
     this.ctx = ctx;
   }
 
-  /** Start a run of `automation` for the write `event`; its steps run up to the first wait. */
-  start(store: Store, automation: StoredAutomation, event: RecordEvent): Run {
-    const at = this.ctx.clock.iso();
-    const type = triggerOf(event);
-    const run: Run = {
-      id: randomId(),
-      sequence: ++this.sequence,
-      team_id: event.teamId,
-      object_type: event.objectType,
-      record_id: event.id,
-      automation_id: automation.id,
-      automation_name: automation.name,
-      list_id: automation.list_id,
-      actions: automation.actions,
-      trigger: {
-        type,
-        source: event.source,
-        event: `${event.objectType}.${type}`,
-        at,
-        before: event.before,
-        after: event.after,
-      },
-      status: 'running',
-      started_at: at,
-      updated_at: at,
-      finished_at: null,
-      resume_at_ms: null,
-      steps: [],
-    };
-    this.runs.set(run.id, run);
-    this.proceed(store, run);
+  /**
+   * Start a run of each automation for the write `trigger` tells of; the steps of each run
+   * up to its first wait at once, in order.
+   */
+  start(
+    store: Store,
+    automations: readonly RunAutomation[],
+    trigger: RunTrigger,
+    nowMs: number,
+  ): void {
+    for (const automation of automations) {
+      this.sequence++;
+      const run: Run = {
+        prefix: this.prefix,
+        sequence: this.sequence,
+        automation,
+        trigger,
+        status: 'running',
+        started_at: trigger.at,
+        updated_at: trigger.at,
+        finished_at: null,
+        resume_at_ms: null,
+        steps: [],
+      };
+      this.runs.add(run);
+      const done = this.instantSteps(automation, trigger.at);
+      if (done === undefined) {
+        this.proceed(store, run, trigger.at, nowMs);
+        continue;
+      }
+      // Every step is done at once and says nothing of its own: the run shares its steps.
+      run.steps = done;
+      for (const action of automation.actions) {
+        if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, trigger.at);
+      }
+      this.finish(run, 'completed', trigger.at);
+    }
     this.ctx.changed();
-    return run;
+  }
+
+  /**
+   * The steps of a run of `automation` done at `at` when all of its actions are webhook and
+   * agent steps (done at once, and what they did follows from the action): one frozen array
+   * shared by every such run at that instant. undefined for other automations.
+   */
+  private instantSteps(automation: RunAutomation, at: string): RunStep[] | undefined {
+    let plan = this.plans.get(automation);
+    if (plan === undefined) {
+      const instant = automation.actions.every((a) => a.type === 'webhook' || a.type === 'agent');
+      plan = { instant, at: '', steps: [] };
+      this.plans.set(automation, plan);
+    }
+    if (!plan.instant) return undefined;
+    if (plan.at !== at) {
+      plan.at = at;
+      plan.steps = Object.freeze(
+        automation.actions.map((a) =>
+          this.doneStep(a.type === 'webhook' ? 'dispatched' : 'recorded', at),
+        ),
+      ) as RunStep[];
+    }
+    return plan.steps;
   }
 
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
@@ -127,14 +226,15 @@ export class RunsModel implements Slice {
     const due = [...this.waiting]
       .filter((run) => run.resume_at_ms! <= nowMs)
       .sort((a, b) => a.resume_at_ms! - b.resume_at_ms! || a.sequence - b.sequence);
+    const at = this.ctx.clock.iso();
     for (const run of due) {
       this.waiting.delete(run);
       const step = run.steps[run.steps.length - 1]!;
       step.status = 'completed';
-      step.finished_at = this.ctx.clock.iso();
+      step.finished_at = at;
       run.resume_at_ms = null;
       run.status = 'running';
-      this.proceed(store, run);
+      this.proceed(store, run, at, nowMs);
     }
     this.due = undefined;
     for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
@@ -149,88 +249,106 @@ export class RunsModel implements Slice {
 
   /** Cancel the waiting runs of an automation (it was deleted). */
   cancelFor(automationId: string): void {
+    const at = this.ctx.clock.iso();
     for (const run of [...this.waiting]) {
-      if (run.automation_id !== automationId) continue;
+      if (run.automation.id !== automationId) continue;
       this.waiting.delete(run);
       const step = run.steps[run.steps.length - 1]!;
       step.status = 'cancelled';
-      step.finished_at = this.ctx.clock.iso();
+      step.finished_at = at;
       run.resume_at_ms = null;
-      this.finish(run, 'cancelled');
+      this.finish(run, 'cancelled', at);
       this.ctx.changed();
     }
   }
 
   /** A team's runs in firing order. */
   list(teamId: string): Run[] {
-    return [...this.runs.values()].filter((run) => run.team_id === teamId);
+    return [...this.runs.values()].filter((run) => run.trigger.team_id === teamId);
   }
 
   get(teamId: string, id: string): Run | undefined {
-    const run = this.runs.get(id);
-    return run?.team_id === teamId ? run : undefined;
+    if (!id.startsWith(this.prefix)) return undefined;
+    const run = this.runs.get(Number(id.slice(this.prefix.length)));
+    return run !== undefined && runId(run) === id && run.trigger.team_id === teamId
+      ? run
+      : undefined;
+  }
+
+  /** Runs started since the last reset. */
+  get started(): number {
+    return this.sequence;
   }
 
   // ---------------------------------------------------------------- steps
 
-  /** Run the steps from the next one until the run waits or ends. */
-  private proceed(store: Store, run: Run): void {
-    while (run.steps.length < run.actions.length) {
-      const index = run.steps.length;
-      const action = run.actions[index]!;
-      const step: RunStep = {
-        index,
-        type: action.type,
-        status: 'completed',
-        started_at: this.ctx.clock.iso(),
-        finished_at: null,
-        detail: {},
-      };
+  /** Run the steps from the next one until the run waits or ends; `at` and `nowMs` are now. */
+  private proceed(store: Store, run: Run, at: string, nowMs: number): void {
+    const { actions } = run.automation;
+    while (run.steps.length < actions.length) {
+      const type = actions[run.steps.length]!.type;
+      if (type === 'webhook' || type === 'agent') {
+        // Done at once, and what they did follows from the action: one shared step.
+        run.steps.push(this.doneStep(type === 'webhook' ? 'dispatched' : 'recorded', at));
+        const action = actions[run.steps.length - 1]!;
+        if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, at);
+        continue;
+      }
+      const step: RunStep = { status: 'completed', started_at: at, finished_at: at };
       run.steps.push(step);
       try {
-        this.perform(store, run, action, step);
+        this.perform(store, run, step, nowMs);
       } catch (err) {
         if (!(err instanceof StepFailure)) throw err;
         step.status = 'failed';
         step.error = { code: err.code, message: err.message };
-        step.finished_at = step.started_at;
-        this.finish(run, 'failed');
+        this.finish(run, 'failed', at);
         return;
       }
       if (step.status === 'waiting') {
         run.status = 'waiting';
-        run.updated_at = step.started_at;
+        run.updated_at = at;
         this.waiting.add(run);
         const due = run.resume_at_ms!;
         if (this.due === undefined || due < this.due) this.due = due;
         this.onWait?.(due);
         return;
       }
-      step.finished_at = step.started_at;
     }
-    this.finish(run, 'completed');
+    this.finish(run, 'completed', at);
   }
 
-  private perform(store: Store, run: Run, action: ActionItem, step: RunStep): void {
+  /** A step done at `at` with nothing of its own to keep: shared, never changed. */
+  private doneStep(status: 'dispatched' | 'recorded', at: string): RunStep {
+    if (this.done.at !== at) {
+      this.done = {
+        at,
+        dispatched: Object.freeze({ status: 'dispatched', started_at: at, finished_at: at }),
+        recorded: Object.freeze({ status: 'recorded', started_at: at, finished_at: at }),
+      };
+    }
+    return this.done[status];
+  }
+
+  /** Hand the run's webhook event to the delivery engine (when one listens). */
+  private dispatch(store: Store, run: Run, webhookId: string, at: string): void {
+    const { events } = this.ctx;
+    if (!events.listening(automationEvents)) return;
+    events.emit(automationEvents, {
+      type: 'webhook.dispatch',
+      teamId: run.trigger.team_id,
+      webhookId,
+      event: run.trigger.event,
+      occurredAt: at,
+      data: eventData(store, run),
+    });
+  }
+
+  /** Do the step the run has reached (the last of its steps): a wait, an email or LinkedIn step. */
+  private perform(store: Store, run: Run, step: RunStep, now: number): void {
+    const action = run.automation.actions[run.steps.length - 1]!;
     switch (action.type) {
-      case 'webhook': {
-        step.status = 'dispatched';
-        step.detail = { webhook_id: action.webhook_id, event: run.trigger.event };
-        const { events } = this.ctx;
-        if (events.listening(automationEvents)) {
-          events.emit(automationEvents, {
-            type: 'webhook.dispatch',
-            teamId: run.team_id,
-            webhookId: action.webhook_id,
-            event: run.trigger.event,
-            occurredAt: step.started_at,
-            data: eventData(store, run),
-          });
-        }
-        return;
-      }
       case 'wait': {
-        const now = this.ctx.clock.nowMs();
         let due: number | undefined;
         if (action.cron_expression !== undefined) {
           due = nextCronTime(action.cron_expression, action.timezone, now);
@@ -243,35 +361,29 @@ export class RunsModel implements Slice {
         } else {
           due = now + Math.round((action.delay_seconds ?? 0) * 1000);
         }
-        const { type: _type, ...settings } = action;
-        step.detail = { ...settings, until: new Date(due).toISOString() };
+        step.until = due;
         if (due > now) {
           step.status = 'waiting';
+          step.finished_at = null;
           run.resume_at_ms = due;
         }
         return;
       }
-      case 'agent':
-        step.status = 'recorded';
-        step.detail = {
-          agent_id: action.agent_id,
-          would: `run agent ${action.agent_id} on the ${run.object_type} record ${run.record_id}`,
-        };
-        return;
       case 'email':
       case 'linkedin':
         step.status = 'recorded';
-        step.detail = sendStep(store, run, action);
+        step.detail = { recipients: recipientsFor(store, run, action) };
+        return;
+      default:
         return;
     }
   }
 
-  private finish(run: Run, status: 'completed' | 'failed' | 'cancelled'): void {
-    const at = this.ctx.clock.iso();
+  private finish(run: Run, status: 'completed' | 'failed' | 'cancelled', at: string): void {
     run.status = status;
     run.finished_at = at;
     run.updated_at = at;
-    this.finished.push(run.id);
+    this.finished.push(run.sequence);
     while (this.finished.length - this.head > MAX_FINISHED_RUNS) {
       this.runs.delete(this.finished[this.head++]!);
     }
@@ -284,62 +396,92 @@ export class RunsModel implements Slice {
   // ---------------------------------------------------------------- slice
 
   reset(): void {
-    this.runs = new Map();
+    this.runs = new RunTable();
     this.finished = [];
     this.head = 0;
     this.waiting = new Set();
     this.due = undefined;
     this.sequence = 0;
+    this.prefix = newPrefix();
   }
 
   isEmpty(): boolean {
     return this.runs.size === 0;
   }
 
-  toJSON(): { sequence: number; runs: Run[] } {
-    return { sequence: this.sequence, runs: [...this.runs.values()] };
+  toJSON(): { prefix: string; sequence: number; runs: Run[] } {
+    const runs = [...this.runs.values()].map((run) => {
+      const { id, name, list_id, actions } = run.automation;
+      return { ...run, automation: { id, name, list_id, actions } };
+    });
+    // Each run is saved with its own copy of the trigger; loaded runs no longer share one.
+    return { prefix: this.prefix, sequence: this.sequence, runs };
   }
 
   load(data: unknown): void {
     const base = 'store.slices.automation_runs';
-    if (!isPlainObject(data) || !Array.isArray(data['runs'])) {
-      throw new SnapshotError(base, 'must be an object { sequence, runs }');
+    if (
+      !isPlainObject(data) ||
+      !Array.isArray(data['runs']) ||
+      typeof data['prefix'] !== 'string'
+    ) {
+      throw new SnapshotError(base, 'must be an object { prefix, sequence, runs }');
     }
     const sequence = data['sequence'];
     if (typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 0) {
       throw new SnapshotError(`${base}.sequence`, 'must be an integer >= 0');
     }
-    const runs = new Map<string, Run>();
+    const runs = new RunTable();
     const finished: Run[] = [];
     const waiting = new Set<Run>();
     for (const [i, item] of data['runs'].entries()) {
       const run = parseRun(item, `${base}.runs[${i}]`);
-      runs.set(run.id, run);
+      if (i > 0 && run.sequence <= data['runs'][i - 1].sequence) {
+        throw new SnapshotError(`${base}.runs[${i}].sequence`, 'must grow from run to run');
+      }
+      runs.add(run);
       if (run.status === 'waiting') waiting.add(run);
       else if (run.finished_at !== null) finished.push(run);
     }
-    finished.sort((a, b) =>
-      a.finished_at! < b.finished_at! ? -1 : a.finished_at! > b.finished_at! ? 1 : 0,
-    );
+    finished.sort((a, b) => compareIso(a.finished_at!, b.finished_at!) || a.sequence - b.sequence);
     this.runs = runs;
-    this.finished = finished.map((run) => run.id);
+    this.finished = finished.map((run) => run.sequence);
     this.head = 0;
     this.waiting = waiting;
     this.due = undefined;
     for (const run of waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     this.sequence = sequence;
+    this.prefix = data['prefix'];
   }
+}
+
+function newPrefix(): string {
+  return `run_${randomId().slice(0, 8)}_`;
+}
+
+/** A run's id: its sandbox's run prefix and its sequence (opaque to clients). */
+export function runId(run: Run): string {
+  return `${run.prefix}${run.sequence}`;
+}
+
+function compareIso(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function parseRun(item: unknown, at: string): Run {
   if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
-  for (const field of ['id', 'team_id', 'object_type', 'record_id', 'automation_id', 'status']) {
+  for (const field of ['prefix', 'status', 'started_at', 'updated_at']) {
     if (typeof item[field] !== 'string')
       throw new SnapshotError(`${at}.${field}`, 'must be a string');
   }
-  if (!Array.isArray(item['actions']) || !Array.isArray(item['steps'])) {
-    throw new SnapshotError(at, 'must carry actions and steps arrays');
+  if (!Number.isInteger(item['sequence'])) {
+    throw new SnapshotError(`${at}.sequence`, 'must be an integer');
   }
+  const automation = item['automation'];
+  if (!isPlainObject(automation) || !Array.isArray(automation['actions'])) {
+    throw new SnapshotError(`${at}.automation`, 'must be an object with the actions of the run');
+  }
+  if (!Array.isArray(item['steps'])) throw new SnapshotError(`${at}.steps`, 'must be an array');
   const trigger = item['trigger'];
   if (!isPlainObject(trigger) || !isPlainObject(trigger['after'])) {
     throw new SnapshotError(`${at}.trigger`, 'must be an object with the record after the write');
@@ -353,37 +495,36 @@ function parseRun(item: unknown, at: string): Run {
 // ---------------------------------------------------------------- what steps say
 
 /** The write a run fired on, as the evaluator reads it. */
-function changeOf(run: Run): Change {
+export function changeOf(run: Run): Change {
   const { type, before, after } = run.trigger;
   return { trigger: type, before, after };
 }
 
 /** The `data` of the run's webhook event (documented in the sandbox README). */
 export function eventData(store: Store, run: Run): AutomationEventData {
+  const { trigger, automation } = run;
   return {
-    automation_id: run.automation_id,
-    automation_name: run.automation_name,
-    run_id: run.id,
-    object_type: run.object_type,
-    record_id: run.record_id,
-    changes: changesOf(changeOf(run), run.list_id),
-    record: presentRecord(store, run, run.trigger.after),
+    automation_id: automation.id,
+    automation_name: automation.name,
+    run_id: runId(run),
+    object_type: trigger.object_type,
+    record_id: trigger.record_id,
+    changes: changesOf(changeOf(run), automation.list_id),
+    record: presentRecord(store, run, trigger.after),
   };
 }
 
 /** A record as GET returns it, read with the current definitions of the run's team. */
 function presentRecord(store: Store, run: Run, record: Readonly<StoredRecord>): unknown {
-  if (!isObjectType(run.object_type)) return { id: record.id, default: record.default };
-  return recordBody({ store, teamId: run.team_id, type: run.object_type, listId: null }, record);
+  const { object_type: type, team_id: teamId } = run.trigger;
+  if (!isObjectType(type)) return { id: record.id, default: record.default };
+  return recordBody({ store, teamId, type, listId: null }, record);
 }
 
-/** What an email or LinkedIn step would have sent, to the contacts its view shows now. */
-function sendStep(
-  store: Store,
-  run: Run,
-  action: EmailAction | LinkedinAction,
-): Record<string, unknown> {
-  const view = contactViewsOf(store).find(run.team_id, action.recipient_view_id);
+/** Who an email or LinkedIn step would have sent to: the contacts its view shows now. */
+function recipientsFor(store: Store, run: Run, action: EmailAction | LinkedinAction): unknown[] {
+  const { team_id: teamId } = run.trigger;
+  const view = contactViewsOf(store).find(teamId, action.recipient_view_id);
   if (view === undefined) {
     throw new StepFailure(
       'not_found',
@@ -394,17 +535,17 @@ function sendStep(
     action.type === 'email'
       ? action.recipient_email_prop_def_id
       : action.recipient_provider_prop_def_id;
-  const def = propertiesOf(store).get(run.team_id, 'contact', propertyId);
+  const def = propertiesOf(store).get(teamId, 'contact', propertyId);
   if (def === undefined) {
     throw new StepFailure('not_found', `No contact property has the id ${propertyId}.`);
   }
   const record = run.trigger.after;
   const variables = {
     record: { ...record.default, id: record.id },
-    automation: { id: run.automation_id, name: run.automation_name },
-    object_type: run.object_type,
+    automation: { id: run.automation.id, name: run.automation.name },
+    object_type: run.trigger.object_type,
   };
-  const recipients = recipientsOf(store, view).map((contact) => {
+  return recipientsOf(store, view).map((contact) => {
     const values = def.list_id === null ? contact.default : contact.lists[def.list_id];
     const address = values?.[def.slug] ?? null;
     if (action.type === 'linkedin') return { contact_id: contact.id, provider_value: address };
@@ -422,8 +563,6 @@ function sendStep(
     }
     return { contact_id: contact.id, address, subject };
   });
-  const { type: _type, ...settings } = action;
-  return { ...settings, recipients };
 }
 
 export const runsSlice = defineSlice('automation_runs', (ctx) => new RunsModel(ctx));

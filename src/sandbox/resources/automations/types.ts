@@ -54,42 +54,47 @@ export type StepStatus =
   | 'failed'
   | 'cancelled';
 
-/** One step of a run: an action as it ran (later steps are pending, not listed yet). */
+/**
+ * A step a run reached: its index is its position, its type the action's. What a webhook or
+ * agent step did follows from its action and the trigger; `detail` holds what does not (a
+ * wait's end, an email's recipients).
+ */
 export interface RunStep {
-  readonly index: number;
-  readonly type: ActionItem['type'];
   status: StepStatus;
   readonly started_at: string;
   finished_at: string | null;
-  /** What the step did or would have done (by type; see the README). */
-  detail: Record<string, unknown>;
+  /** A wait step: when it falls due (epoch ms of the sandbox clock). */
+  until?: number;
+  /** An email or LinkedIn step: its recipients. */
+  detail?: Record<string, unknown>;
   error?: { code: string; message: string };
 }
 
-/** The write that fired a run. */
+/** The write that fired a run: one object shared by the runs it started. */
 export interface RunTrigger {
   readonly type: Trigger;
   readonly source: WriteSource;
   /** `deal.updated`, `contact.created`, …: the name of the webhook event. */
   readonly event: string;
   readonly at: string;
+  readonly team_id: string;
+  readonly object_type: string;
+  readonly record_id: string;
   /** The record before the write (null when created) and after it (as the event carried them). */
   readonly before: Readonly<StoredRecord> | null;
   readonly after: Readonly<StoredRecord>;
 }
 
+/** What a run keeps of its automation: the automation itself, or this much of it once saved. */
+export type RunAutomation = Pick<StoredAutomation, 'id' | 'name' | 'list_id' | 'actions'>;
+
 export interface Run {
-  readonly id: string;
-  /** 1, 2, 3, … in firing order (never reused until a reset). */
+  /** The run's id is this and its sequence (runId()): opaque to clients. */
+  readonly prefix: string;
+  /** 1, 2, 3, … in firing order (until a reset). */
   readonly sequence: number;
-  readonly team_id: string;
-  readonly object_type: string;
-  readonly record_id: string;
-  readonly automation_id: string;
-  readonly automation_name: string;
-  readonly list_id: string | null;
-  /** The automation's actions when it fired: a replacement does not change a run under way. */
-  readonly actions: readonly ActionItem[];
+  /** Its actions as they were when it fired: a replacement does not change a run under way. */
+  readonly automation: RunAutomation;
   readonly trigger: RunTrigger;
   status: RunStatus;
   readonly started_at: string;
