@@ -69,10 +69,24 @@ export function runTrigger(event: RecordEvent, at: string): RunTrigger {
     team_id: event.teamId,
     object_type: event.objectType,
     record_id: event.id,
-    before: event.before,
-    after: event.after,
+    before: event.before?.default ?? null,
+    before_lists: event.before?.lists ?? null,
+    after: event.after.default,
+    after_lists: event.after.lists,
   };
 }
+
+/** The record of a run's trigger before or after the write, as the evaluator reads records. */
+export function recordOf(trigger: RunTrigger, side: 'before' | 'after'): StoredRecordView | null {
+  if (side === 'before') {
+    return trigger.before === null
+      ? null
+      : { id: trigger.record_id, default: trigger.before, lists: trigger.before_lists ?? {} };
+  }
+  return { id: trigger.record_id, default: trigger.after, lists: trigger.after_lists };
+}
+
+type StoredRecordView = Pick<StoredRecord, 'id' | 'default' | 'lists'>;
 
 /**
  * Runs by sequence, in firing order: an array with a hole where a finished run was dropped
@@ -483,7 +497,11 @@ function parseRun(item: unknown, at: string): Run {
   }
   if (!Array.isArray(item['steps'])) throw new SnapshotError(`${at}.steps`, 'must be an array');
   const trigger = item['trigger'];
-  if (!isPlainObject(trigger) || !isPlainObject(trigger['after'])) {
+  if (
+    !isPlainObject(trigger) ||
+    !isPlainObject(trigger['after']) ||
+    !isPlainObject(trigger['after_lists'])
+  ) {
     throw new SnapshotError(`${at}.trigger`, 'must be an object with the record after the write');
   }
   if (item['status'] === 'waiting' && typeof item['resume_at_ms'] !== 'number') {
@@ -496,8 +514,12 @@ function parseRun(item: unknown, at: string): Run {
 
 /** The write a run fired on, as the evaluator reads it. */
 export function changeOf(run: Run): Change {
-  const { type, before, after } = run.trigger;
-  return { trigger: type, before, after };
+  const { trigger } = run;
+  return {
+    trigger: trigger.type,
+    before: recordOf(trigger, 'before'),
+    after: recordOf(trigger, 'after')!,
+  };
 }
 
 /** The `data` of the run's webhook event (documented in the sandbox README). */
@@ -510,15 +532,15 @@ export function eventData(store: Store, run: Run): AutomationEventData {
     object_type: trigger.object_type,
     record_id: trigger.record_id,
     changes: changesOf(changeOf(run), automation.list_id),
-    record: presentRecord(store, run, trigger.after),
+    record: presentRecord(store, run, recordOf(trigger, 'after')!),
   };
 }
 
 /** A record as GET returns it, read with the current definitions of the run's team. */
-function presentRecord(store: Store, run: Run, record: Readonly<StoredRecord>): unknown {
+function presentRecord(store: Store, run: Run, record: StoredRecordView): unknown {
   const { object_type: type, team_id: teamId } = run.trigger;
   if (!isObjectType(type)) return { id: record.id, default: record.default };
-  return recordBody({ store, teamId, type, listId: null }, record);
+  return recordBody({ store, teamId, type, listId: null }, record as Readonly<StoredRecord>);
 }
 
 /** Who an email or LinkedIn step would have sent to: the contacts its view shows now. */
@@ -539,9 +561,8 @@ function recipientsFor(store: Store, run: Run, action: EmailAction | LinkedinAct
   if (def === undefined) {
     throw new StepFailure('not_found', `No contact property has the id ${propertyId}.`);
   }
-  const record = run.trigger.after;
   const variables = {
-    record: { ...record.default, id: record.id },
+    record: { ...run.trigger.after, id: run.trigger.record_id },
     automation: { id: run.automation.id, name: run.automation.name },
     object_type: run.trigger.object_type,
   };

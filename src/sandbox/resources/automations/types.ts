@@ -6,6 +6,9 @@ import type { ActionItem, Changeset, StateFilter, Trigger } from '../../../autom
 import type { WriteSource } from '../records/events.ts';
 import type { StoredRecord } from '../records/types.ts';
 
+type Values = StoredRecord['default'];
+type Lists = StoredRecord['lists'];
+
 export type AutomationKind = 'update' | 'lifecycle';
 
 /** A triggered automation; replaced whole (never changed in place) by a PUT. */
@@ -80,9 +83,16 @@ export interface RunTrigger {
   readonly team_id: string;
   readonly object_type: string;
   readonly record_id: string;
-  /** The record before the write (null when created) and after it (as the event carried them). */
-  readonly before: Readonly<StoredRecord> | null;
-  readonly after: Readonly<StoredRecord>;
+  /**
+   * The record's values (`default`) and list values before the write (null when it was
+   * created) and after it, as the event carried them. The records model never changes a
+   * values object in place, so keeping these keeps the record as it was without copying it
+   * (an import fires on every row: fewer objects kept is less work for the collector).
+   */
+  readonly before: Values | null;
+  readonly before_lists: Lists | null;
+  readonly after: Values;
+  readonly after_lists: Lists;
 }
 
 /** What a run keeps of its automation: the automation itself, or this much of it once saved. */
