@@ -2,15 +2,17 @@
 // into a sandbox with 10 enabled automations of mixed kinds, half of them matching, against
 // the same import with no automation, measured in this run: the goal is at most 1.3x.
 //
-//   node bench/sandbox-automations.mjs [--runs N] [--rows N]     (default 7 runs of 20,000 rows)
+//   node bench/sandbox-automations.mjs [--runs N] [--rows N]    (default 11 runs of 20,000 rows)
 //
 // The sandbox runs in this process (src/sandbox over tsx, no build needed) on a real HTTP
 // port. Each run resets it, writes 10,000 contacts through the model (no events), creates the
 // automations (or none), then times one `POST /contact/import` of ROWS rows deduped by email:
 // the first half patch those contacts (status and score change: record.updated), the second
 // half create contacts (record.created); the job is polled every 10 ms until complete. The
-// two setups alternate, after two warm-ups of each; the medians, their spread and the ratio of
-// the medians are printed, and the number of runs each import started (checked).
+// two setups alternate, after three warm-ups of each (the code of each setup is compiled
+// by then); the medians, their spread and the ratio of
+// the medians are printed, for wall time and for the process's CPU time (steadier on a busy
+// machine), and the number of runs each import started (checked).
 //
 // The 10 automations: 5 lifecycle on_create, of which 3 match every created row (one with a
 // webhook step, one with webhook and agent steps, one waiting a day before a webhook step)
@@ -24,7 +26,7 @@ const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const RUNS = flag('--runs', 7);
+const RUNS = flag('--runs', 11);
 const ROWS = flag('--rows', 20000);
 const EXISTING = ROWS / 2;
 
@@ -53,7 +55,12 @@ const lifecycle = (name, filter, actions) => ({
   state: { filter },
   actions,
 });
-const update = (name, filter, actions) => ({ kind: 'update', name, changeset: { filter }, actions });
+const update = (name, filter, actions) => ({
+  kind: 'update',
+  name,
+  changeset: { filter },
+  actions,
+});
 const AUTOMATIONS = [
   lifecycle('Every new contact', [{ email: { exists: true } }], [webhook]),
   lifecycle('Scored', [{ score: { '>=': '0' } }], [webhook, { type: 'agent', agent_id: AGENT }]),
@@ -109,7 +116,11 @@ async function main() {
     global.gc?.();
     const cpuStarted = process.cpuUsage();
     const started = performance.now();
-    const res = await fetch(`${base}/contact/import`, { method: 'POST', headers, body: importBody });
+    const res = await fetch(`${base}/contact/import`, {
+      method: 'POST',
+      headers,
+      body: importBody,
+    });
     let job = await res.json();
     while (job.status === 'processing') {
       await sleep(10);
@@ -128,7 +139,7 @@ async function main() {
   }
 
   // Warm-up: the first imports of each setup compile the code paths they use.
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 3; i++) {
     await once(false);
     await once(true);
   }

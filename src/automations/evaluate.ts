@@ -34,6 +34,7 @@ import {
   holds,
   holdsForValue,
   type OptionSource,
+  valuePredicate,
 } from '../filter/compare.ts';
 import {
   lookUpOption,
@@ -139,16 +140,18 @@ interface SlugChange {
   readonly read: (record: RecordData | null) => unknown;
   readonly from: readonly Test[];
   readonly to: readonly Test[];
+  /** It changed, and its from and to tests hold (built once from the above). */
+  readonly holds: (change: Change) => boolean;
 }
 
 /** A state path: the values it reaches, and its tests. */
 interface StateCondition {
   readonly field: string;
   readonly path: string;
-  /** The record's own value when the path is one slug of a known definition. */
-  readonly direct: ((record: RecordData) => unknown) | undefined;
   readonly reach: (record: RecordData) => unknown[];
   readonly tests: readonly Test[];
+  /** Every test holds on the record (built once from the above). */
+  readonly holds: (record: RecordData) => boolean;
 }
 
 interface Group<T> {
@@ -223,7 +226,28 @@ function compileSlugChange(
   const spec = isObject(sides) ? sides : {};
   const tests = (side: 'from' | 'to') =>
     compileTests(resolver, def, spec[side], `${field}.${side}`, resolver.listId);
-  return { field, path: slug, read, from: tests('from'), to: tests('to') };
+  const from = tests('from');
+  const to = tests('to');
+  const fromHolds = allHold(from);
+  const toHolds = allHold(to);
+  const holds = (change: Change) => {
+    const before = read(change.before);
+    const after = read(change.after);
+    return valueChanged(before, after) && fromHolds(before) && toHolds(after);
+  };
+  return { field, path: slug, read, from, to, holds };
+}
+
+/** One test of a value that every test of `tests` holds (none that no longer reads). */
+function allHold(tests: readonly Test[]): (value: unknown) => boolean {
+  const predicates: ((value: unknown) => boolean)[] = [];
+  for (const t of tests) {
+    if (t.comparison === undefined) return () => false;
+    predicates.push(valuePredicate(t.comparison));
+  }
+  if (predicates.length === 0) return () => true;
+  if (predicates.length === 1) return predicates[0]!;
+  return (value) => predicates.every((p) => p(value));
 }
 
 function compileStateCondition(
@@ -238,11 +262,29 @@ function compileStateCondition(
   const listId = steps !== undefined && steps.length === 1 ? resolver.listId : null;
   const tests = compileTests(resolver, last, spec, field, listId);
   if (steps === undefined) {
-    return { field, path, direct: undefined, reach: () => [undefined], tests };
+    return { field, path, reach: () => [undefined], tests, holds: () => false };
   }
-  const direct =
-    steps.length === 1 ? (record: RecordData) => ownValue(steps[0]!, record) : undefined;
-  return { field, path, direct, reach: reachOf(workspace, steps), tests };
+  const reach = reachOf(workspace, steps);
+  let test: (record: RecordData) => boolean;
+  if (steps.length === 1) {
+    // The record's own value: read it directly, test it without an array.
+    const each = allHold(tests);
+    const { slug } = steps[0]!;
+    const ownList = steps[0]!.list_id ?? null;
+    test =
+      ownList === null
+        ? (record) => each(record.default[slug])
+        : (record) => each(record.lists?.[ownList]?.[slug]);
+  } else {
+    const comparisons = tests.map((t) => t.comparison);
+    test = comparisons.some((c) => c === undefined)
+      ? () => false
+      : (record) => {
+          const reached = reach(record);
+          return comparisons.every((c) => holds(c!, reached));
+        };
+  }
+  return { field, path, reach, tests, holds: test };
 }
 
 function compileTests(
@@ -453,29 +495,13 @@ export function valueChanged(before: unknown, after: unknown): boolean {
 
 /** Every slug of a changeset entry changed, and its from and to tests hold. */
 function slugsHold(items: readonly SlugChange[], change: Change): boolean {
-  for (const slug of items) {
-    const before = slug.read(change.before);
-    const after = slug.read(change.after);
-    if (!valueChanged(before, after)) return false;
-    for (const t of slug.from) if (!testHolds(t, before)) return false;
-    for (const t of slug.to) if (!testHolds(t, after)) return false;
-  }
+  for (let i = 0; i < items.length; i++) if (!items[i]!.holds(change)) return false;
   return true;
 }
 
 /** Every condition of a state entry holds on the record. */
 function conditionsHold(items: readonly StateCondition[], record: RecordData): boolean {
-  for (const c of items) {
-    if (c.direct !== undefined) {
-      const value = c.direct(record);
-      for (const t of c.tests) if (!testHolds(t, value)) return false;
-    } else {
-      const reached = c.reach(record);
-      for (const t of c.tests) {
-        if (t.comparison === undefined || !holds(t.comparison, reached)) return false;
-      }
-    }
-  }
+  for (let i = 0; i < items.length; i++) if (!items[i]!.holds(record)) return false;
   return true;
 }
 

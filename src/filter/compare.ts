@@ -77,7 +77,12 @@ export type Comparison =
       readonly test: (value: unknown) => boolean;
       readonly negate: boolean;
     }
-  | { readonly kind: 'reached'; readonly test: (reached: readonly unknown[]) => boolean };
+  | {
+      readonly kind: 'reached';
+      readonly test: (reached: readonly unknown[]) => boolean;
+      /** The same test of one value, when it has a cheaper form than `test([value])`. */
+      readonly one?: (value: unknown) => boolean;
+    };
 
 /** Does the comparison hold for the values a path reached (one per record reached)? */
 export function holds(comparison: Comparison, reached: readonly unknown[]): boolean {
@@ -90,14 +95,23 @@ export function holds(comparison: Comparison, reached: readonly unknown[]): bool
  * `holds(comparison, [value])`, without the array.
  */
 export function holdsForValue(comparison: Comparison, value: unknown): boolean {
-  if (comparison.kind === 'reached') return comparison.test([value]);
-  const some =
+  return valuePredicate(comparison)(value);
+}
+
+/** The comparison as a test of one value (a property of the record itself), built once. */
+export function valuePredicate(comparison: Comparison): (value: unknown) => boolean {
+  if (comparison.kind === 'reached') {
+    const { test, one } = comparison;
+    return one ?? ((value) => test([value]));
+  }
+  const { test, negate } = comparison;
+  const some = (value: unknown): boolean =>
     value === undefined || value === null
       ? false
       : Array.isArray(value)
-        ? value.some(comparison.test)
-        : comparison.test(value);
-  return some !== comparison.negate;
+        ? value.some(test)
+        : test(value);
+  return negate ? (value) => !some(value) : some;
 }
 
 /** The single values among reached values: arrays are spread, unset ones dropped. */
@@ -347,10 +361,10 @@ export function compileComparison(
     test,
     negate,
   });
-  const reached = (test: (values: readonly unknown[]) => boolean): Comparison => ({
-    kind: 'reached',
-    test,
-  });
+  const reached = (
+    test: (values: readonly unknown[]) => boolean,
+    one?: (value: unknown) => boolean,
+  ): Comparison => (one === undefined ? { kind: 'reached', test } : { kind: 'reached', test, one });
 
   switch (operator) {
     case '=':
@@ -410,12 +424,23 @@ export function compileComparison(
     case 'is_null':
     case 'is_not_null': {
       const wanted = truth() === (operator === 'is_null');
-      return reached((values) => elements(values).every((v) => v === '') === wanted);
+      return reached(
+        (values) => elements(values).every((v) => v === '') === wanted,
+        (value) =>
+          (value === undefined || value === null
+            ? true
+            : Array.isArray(value)
+              ? value.every((v) => v === '')
+              : value === '') === wanted,
+      );
     }
     case 'exists':
     case 'not_exists': {
       const wanted = truth() === (operator === 'exists');
-      return reached((values) => values.some((v) => v !== undefined) === wanted);
+      return reached(
+        (values) => values.some((v) => v !== undefined) === wanted,
+        (value) => (value !== undefined) === wanted,
+      );
     }
     default:
       throw new ComparisonProblem(

@@ -48,7 +48,8 @@ const FIELDS = [
 /** An automation a write may fire, and its compiled form (compiled on first use). */
 export interface Candidate {
   readonly automation: StoredAutomation;
-  readonly compiled: () => CompiledAutomation;
+  /** Set by compiledOf(). */
+  compiled: CompiledAutomation | undefined;
 }
 
 /** The automations a write of one object type may fire, by trigger (enabled ones only). */
@@ -152,12 +153,7 @@ export class AutomationsModel implements Slice {
   }
 
   /** The enabled automations a `trigger` write of `objectType` may fire, in creation order. */
-  candidatesFor(
-    store: Store,
-    teamId: string,
-    objectType: string,
-    trigger: Trigger,
-  ): readonly Candidate[] {
+  candidatesFor(teamId: string, objectType: string, trigger: Trigger): readonly Candidate[] {
     let team = this.candidates.get(teamId);
     if (team === undefined) {
       team = new Map();
@@ -165,7 +161,7 @@ export class AutomationsModel implements Slice {
     }
     let found = team.get(objectType);
     if (found === undefined) {
-      found = this.buildCandidates(store, teamId, objectType);
+      found = this.buildCandidates(teamId, objectType);
       team.set(objectType, found);
     }
     return trigger === 'updated'
@@ -175,24 +171,30 @@ export class AutomationsModel implements Slice {
         : found.created;
   }
 
+  /** The candidate's automation compiled against its team's definitions (once). */
+  compiledOf(store: Store, candidate: Candidate): CompiledAutomation {
+    if (candidate.compiled === undefined) {
+      const { automation } = candidate;
+      candidate.compiled = compileAutomation(
+        automation,
+        automation.object_type,
+        workspaceOf(store, automation.team_id),
+      );
+    }
+    return candidate.compiled;
+  }
+
   /** Definitions changed: compile again on next use. */
   definitionsChanged(): void {
     this.candidates = new Map();
   }
 
-  private buildCandidates(store: Store, teamId: string, objectType: string): Candidates {
+  private buildCandidates(teamId: string, objectType: string): Candidates {
     const enabled = this.list(teamId, objectType).filter((a) => a.enabled);
     if (enabled.length === 0) return NONE;
-    const candidates = enabled.map((automation): Candidate => {
-      let compiled: CompiledAutomation | undefined;
-      return {
-        automation,
-        compiled: () => {
-          compiled ??= compileAutomation(automation, objectType, workspaceOf(store, teamId));
-          return compiled;
-        },
-      };
-    });
+    const candidates = enabled.map(
+      (automation): Candidate => ({ automation, compiled: undefined }),
+    );
     const lifecycle = (on: 'on_create' | 'on_delete') =>
       candidates.filter((c) => c.automation.kind === 'lifecycle' && c.automation[on] === true);
     return {

@@ -7,7 +7,7 @@
 import { changesOf } from '../../../automations/evaluate.ts';
 import type { Store } from '../../store.ts';
 import { changeOf, eventData, runId } from './runs.ts';
-import type { Run, StoredAutomation } from './types.ts';
+import type { Run, RunStep, StoredAutomation } from './types.ts';
 
 export function automationBody(automation: StoredAutomation): Omit<StoredAutomation, 'version'> {
   const { version: _version, ...body } = automation;
@@ -22,7 +22,16 @@ export function runBody(store: Store, run: Run): Record<string, unknown> {
   const { automation, trigger } = run;
   let data: unknown;
   const steps: Record<string, unknown>[] = automation.actions.map((action, index) => {
-    const step = run.steps[index];
+    let step: RunStep | undefined = run.steps[index];
+    if (step === undefined && index === run.steps.length && run.status === 'waiting') {
+      // The wait the run is in: the run holds it until it ends.
+      step = {
+        status: 'waiting',
+        started_at: run.updated_at,
+        finished_at: null,
+        until: run.resume_at_ms!,
+      };
+    }
     if (step === undefined) {
       const status = run.status === 'failed' || run.status === 'cancelled' ? 'skipped' : 'pending';
       return { index, type: action.type, status };

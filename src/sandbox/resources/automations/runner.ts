@@ -35,12 +35,16 @@ function fire(
   event: RecordEvent,
 ): void {
   const trigger = triggerOf(event);
-  const candidates = automations.candidatesFor(store, event.teamId, event.objectType, trigger);
+  const candidates = automations.candidatesFor(event.teamId, event.objectType, trigger);
   if (candidates.length === 0) return;
   const change = { trigger, before: event.before, after: event.after };
   let firing: StoredAutomation[] | undefined;
-  for (const { automation, compiled } of candidates) {
-    if (compiled().fires(change)) (firing ??= []).push(automation);
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i]!;
+    if (automations.compiledOf(store, candidate).fires(change)) {
+      firing ??= [];
+      firing.push(candidate.automation);
+    }
   }
   if (firing !== undefined) {
     const { clock } = store;

@@ -24,7 +24,12 @@
 import { changesOf } from '../../../automations/evaluate.ts';
 import { nextCronTime } from '../../../automations/schedule.ts';
 import { renderTemplate } from '../../../automations/template.ts';
-import type { Change, EmailAction, LinkedinAction } from '../../../automations/types.ts';
+import type {
+  Change,
+  EmailAction,
+  LinkedinAction,
+  WaitAction,
+} from '../../../automations/types.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType } from '../../object-types.ts';
@@ -133,6 +138,29 @@ class RunTable {
   }
 }
 
+/** The steps of a run that has not done any: shared until its first step. */
+const NO_STEPS: RunStep[] = Object.freeze([]) as unknown as RunStep[];
+
+function addStep(run: Run, step: RunStep): void {
+  if (run.steps === NO_STEPS) run.steps = [step];
+  else run.steps.push(step);
+}
+
+/** When a wait step that starts at `nowMs` ends; a cron expression that never matches fails it. */
+function waitEnd(action: WaitAction, nowMs: number, at: string): number {
+  if (action.cron_expression === undefined) {
+    return nowMs + Math.round((action.delay_seconds ?? 0) * 1000);
+  }
+  const due = nextCronTime(action.cron_expression, action.timezone, nowMs);
+  if (due === undefined) {
+    throw new StepFailure(
+      'schedule',
+      `The cron expression '${action.cron_expression}' matches no date after ${at}.`,
+    );
+  }
+  return due;
+}
+
 /** A step that cannot run: it fails and ends the run. */
 class StepFailure extends Error {
   readonly code: string;
@@ -148,7 +176,7 @@ export class RunsModel implements Slice {
   /** Sequences of finished runs in the order they finished, from `head` on. */
   private finished: number[] = [];
   private head = 0;
-  private waiting = new Set<Run>();
+  private waiting: Run[] = [];
   /** The earliest resume_at_ms of the waiting runs. */
   private due: number | undefined;
   private sequence = 0;
@@ -192,7 +220,7 @@ export class RunsModel implements Slice {
         updated_at: trigger.at,
         finished_at: null,
         resume_at_ms: null,
-        steps: [],
+        steps: NO_STEPS,
       };
       this.runs.add(run);
       const done = this.instantSteps(automation, trigger.at);
@@ -237,21 +265,18 @@ export class RunsModel implements Slice {
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
   resumeDue(store: Store, nowMs: number): number {
     if (this.due === undefined || this.due > nowMs) return 0;
-    const due = [...this.waiting]
+    const due = this.waiting
       .filter((run) => run.resume_at_ms! <= nowMs)
       .sort((a, b) => a.resume_at_ms! - b.resume_at_ms! || a.sequence - b.sequence);
+    this.waiting = this.waiting.filter((run) => run.resume_at_ms! > nowMs);
+    this.due = undefined;
+    for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     const at = this.ctx.clock.iso();
     for (const run of due) {
-      this.waiting.delete(run);
-      const step = run.steps[run.steps.length - 1]!;
-      step.status = 'completed';
-      step.finished_at = at;
-      run.resume_at_ms = null;
+      this.endWait(run, 'completed', at);
       run.status = 'running';
       this.proceed(store, run, at, nowMs);
     }
-    this.due = undefined;
-    for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     if (due.length > 0) this.ctx.changed();
     return due.length;
   }
@@ -264,16 +289,30 @@ export class RunsModel implements Slice {
   /** Cancel the waiting runs of an automation (it was deleted). */
   cancelFor(automationId: string): void {
     const at = this.ctx.clock.iso();
-    for (const run of [...this.waiting]) {
-      if (run.automation.id !== automationId) continue;
-      this.waiting.delete(run);
-      const step = run.steps[run.steps.length - 1]!;
-      step.status = 'cancelled';
-      step.finished_at = at;
-      run.resume_at_ms = null;
+    const cancelled = this.waiting.filter((run) => run.automation.id === automationId);
+    if (cancelled.length === 0) return;
+    this.waiting = this.waiting.filter((run) => run.automation.id !== automationId);
+    this.due = undefined;
+    for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
+    for (const run of cancelled) {
+      this.endWait(run, 'cancelled', at);
       this.finish(run, 'cancelled', at);
-      this.ctx.changed();
     }
+    this.ctx.changed();
+  }
+
+  /**
+   * The wait a run is in ends at `at`: its step joins the run's steps. (While it waits, the
+   * step is the run itself: it began at updated_at and ends at resume_at_ms.)
+   */
+  private endWait(run: Run, status: 'completed' | 'cancelled', at: string): void {
+    addStep(run, {
+      status,
+      started_at: run.updated_at,
+      finished_at: at,
+      until: run.resume_at_ms!,
+    });
+    run.resume_at_ms = null;
   }
 
   /** A team's runs in firing order. */
@@ -300,34 +339,51 @@ export class RunsModel implements Slice {
   private proceed(store: Store, run: Run, at: string, nowMs: number): void {
     const { actions } = run.automation;
     while (run.steps.length < actions.length) {
-      const type = actions[run.steps.length]!.type;
-      if (type === 'webhook' || type === 'agent') {
-        // Done at once, and what they did follows from the action: one shared step.
-        run.steps.push(this.doneStep(type === 'webhook' ? 'dispatched' : 'recorded', at));
-        const action = actions[run.steps.length - 1]!;
-        if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, at);
-        continue;
-      }
-      const step: RunStep = { status: 'completed', started_at: at, finished_at: at };
-      run.steps.push(step);
+      const action = actions[run.steps.length]!;
+      let step: RunStep;
       try {
-        this.perform(store, run, step, nowMs);
+        switch (action.type) {
+          case 'webhook':
+          case 'agent':
+            // Done at once, and what they did follows from the action: one shared step.
+            step = this.doneStep(action.type === 'webhook' ? 'dispatched' : 'recorded', at);
+            if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, at);
+            break;
+          case 'wait': {
+            const due = waitEnd(action, nowMs, at);
+            if (due > nowMs) {
+              // The run itself holds the wait until it ends (endWait).
+              run.status = 'waiting';
+              run.updated_at = at;
+              run.resume_at_ms = due;
+              this.waiting.push(run);
+              if (this.due === undefined || due < this.due) this.due = due;
+              this.onWait?.(due);
+              return;
+            }
+            step = { status: 'completed', started_at: at, finished_at: at, until: due };
+            break;
+          }
+          default:
+            step = {
+              status: 'recorded',
+              started_at: at,
+              finished_at: at,
+              detail: { recipients: recipientsFor(store, run, action) },
+            };
+        }
       } catch (err) {
         if (!(err instanceof StepFailure)) throw err;
-        step.status = 'failed';
-        step.error = { code: err.code, message: err.message };
+        addStep(run, {
+          status: 'failed',
+          started_at: at,
+          finished_at: at,
+          error: { code: err.code, message: err.message },
+        });
         this.finish(run, 'failed', at);
         return;
       }
-      if (step.status === 'waiting') {
-        run.status = 'waiting';
-        run.updated_at = at;
-        this.waiting.add(run);
-        const due = run.resume_at_ms!;
-        if (this.due === undefined || due < this.due) this.due = due;
-        this.onWait?.(due);
-        return;
-      }
+      addStep(run, step);
     }
     this.finish(run, 'completed', at);
   }
@@ -358,41 +414,6 @@ export class RunsModel implements Slice {
     });
   }
 
-  /** Do the step the run has reached (the last of its steps): a wait, an email or LinkedIn step. */
-  private perform(store: Store, run: Run, step: RunStep, now: number): void {
-    const action = run.automation.actions[run.steps.length - 1]!;
-    switch (action.type) {
-      case 'wait': {
-        let due: number | undefined;
-        if (action.cron_expression !== undefined) {
-          due = nextCronTime(action.cron_expression, action.timezone, now);
-          if (due === undefined) {
-            throw new StepFailure(
-              'schedule',
-              `The cron expression '${action.cron_expression}' matches no date after ${step.started_at}.`,
-            );
-          }
-        } else {
-          due = now + Math.round((action.delay_seconds ?? 0) * 1000);
-        }
-        step.until = due;
-        if (due > now) {
-          step.status = 'waiting';
-          step.finished_at = null;
-          run.resume_at_ms = due;
-        }
-        return;
-      }
-      case 'email':
-      case 'linkedin':
-        step.status = 'recorded';
-        step.detail = { recipients: recipientsFor(store, run, action) };
-        return;
-      default:
-        return;
-    }
-  }
-
   private finish(run: Run, status: 'completed' | 'failed' | 'cancelled', at: string): void {
     run.status = status;
     run.finished_at = at;
@@ -413,7 +434,7 @@ export class RunsModel implements Slice {
     this.runs = new RunTable();
     this.finished = [];
     this.head = 0;
-    this.waiting = new Set();
+    this.waiting = [];
     this.due = undefined;
     this.sequence = 0;
     this.prefix = newPrefix();
@@ -447,14 +468,14 @@ export class RunsModel implements Slice {
     }
     const runs = new RunTable();
     const finished: Run[] = [];
-    const waiting = new Set<Run>();
+    const waiting: Run[] = [];
     for (const [i, item] of data['runs'].entries()) {
       const run = parseRun(item, `${base}.runs[${i}]`);
       if (i > 0 && run.sequence <= data['runs'][i - 1].sequence) {
         throw new SnapshotError(`${base}.runs[${i}].sequence`, 'must grow from run to run');
       }
       runs.add(run);
-      if (run.status === 'waiting') waiting.add(run);
+      if (run.status === 'waiting') waiting.push(run);
       else if (run.finished_at !== null) finished.push(run);
     }
     finished.sort((a, b) => compareIso(a.finished_at!, b.finished_at!) || a.sequence - b.sequence);
