@@ -35,10 +35,9 @@ export class Clock {
     return new Date(this.nowMs());
   }
 
-  /** Sandbox time as an ISO-8601 string. */
-  iso(): string {
+  /** Sandbox time (or the instant `ms`) as an ISO-8601 string. */
+  iso(ms: number = this.nowMs()): string {
     // Records written in the same millisecond share the text (imports write thousands).
-    const ms = this.nowMs();
     if (ms !== this.lastIso.ms) this.lastIso = { ms, text: new Date(ms).toISOString() };
     return this.lastIso.text;
   }

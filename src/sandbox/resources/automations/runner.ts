@@ -47,8 +47,8 @@ function fire(
     }
   }
   if (firing !== undefined) {
-    const { clock } = store;
-    runs.start(store, firing, runTrigger(event, clock.iso()), clock.nowMs());
+    const nowMs = store.clock.nowMs();
+    runs.start(store, firing, runTrigger(event, store.clock.iso(nowMs)), nowMs);
   }
 }
 

@@ -271,7 +271,7 @@ export class RunsModel implements Slice {
     this.waiting = this.waiting.filter((run) => run.resume_at_ms! > nowMs);
     this.due = undefined;
     for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
-    const at = this.ctx.clock.iso();
+    const at = this.ctx.clock.iso(nowMs);
     for (const run of due) {
       this.endWait(run, 'completed', at);
       run.status = 'running';
