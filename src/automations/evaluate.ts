@@ -642,18 +642,9 @@ class Rules {
             conditions.push(verdictOf(t, slug.path, side, [value], testHolds(t, value)));
         }
       }
-      return { field: entry.field, holds: conditions.every((c) => c.holds), conditions };
+      return entryVerdict(entry.field, conditions);
     });
-    return {
-      combinator: group.combinator,
-      holds:
-        entries.length === 0 ||
-        combine(
-          group.combinator,
-          entries.map((e) => e.holds),
-        ),
-      entries,
-    };
+    return groupVerdict(group.combinator, entries);
   }
 
   private explainState(record: RecordData): GroupVerdict {
@@ -667,19 +658,28 @@ class Rules {
           conditions.push(verdictOf(t, c.path, 'state', reached, ok));
         }
       }
-      return { field: entry.field, holds: conditions.every((c) => c.holds), conditions };
+      return entryVerdict(entry.field, conditions);
     });
-    return {
-      combinator: group.combinator,
-      holds:
-        entries.length === 0 ||
-        combine(
-          group.combinator,
-          entries.map((e) => e.holds),
-        ),
-      entries,
-    };
+    return groupVerdict(group.combinator, entries);
   }
+}
+
+function entryVerdict(field: string, conditions: ConditionVerdict[]): EntryVerdict {
+  return { field, holds: conditions.every((c) => c.holds), conditions };
+}
+
+/** A group holds when its entries do, combined by its combinator (no entry: it holds). */
+function groupVerdict(combinator: Combinator, entries: EntryVerdict[]): GroupVerdict {
+  return {
+    combinator,
+    holds:
+      entries.length === 0 ||
+      combine(
+        combinator,
+        entries.map((e) => e.holds),
+      ),
+    entries,
+  };
 }
 
 function verdictOf(
