@@ -277,3 +277,46 @@ describe('automations: the runs control endpoint', () => {
     assert.equal((await http.control('GET', 'automation_runs?limit=0')).status, 400);
   });
 });
+
+describe('automations: how many runs are kept', () => {
+  test('the latest 10,000 finished runs, and every run under way', async (t) => {
+    const sandbox = await sandboxFor(t);
+    const http = api(sandbox);
+    await createAutomation(sandbox, 'contact', {
+      kind: 'lifecycle',
+      name: 'first of all',
+      on_create: true,
+      state: { filter: [{ name: { '=': 'row 0' } }] },
+      actions: [{ type: 'wait', delay_seconds: 3600 }],
+    });
+    await createAutomation(sandbox, 'contact', {
+      kind: 'lifecycle',
+      name: 'every row',
+      on_create: true,
+      state: { filter: [] },
+      actions: [{ type: 'webhook', webhook_id: WEBHOOK_ID }],
+    });
+    const objects = Array.from({ length: 10_050 }, (_, i) => ({ default: { name: `row ${i}` } }));
+    let job = ok(await http.post('contact/import', { objects }), 202).body;
+    while (job.status === 'processing') {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = ok(await http.get(`imports/${job.job_id}`)).body;
+    }
+    const first = ok(await http.control('GET', 'automation_runs?limit=3')).body.data;
+    // 10,051 runs: run 1 waits (kept); of the 10,050 finished ones (2 to 10,051), the oldest
+    // 50 went.
+    assert.deepEqual(
+      first.map((r: { sequence: number; status: string }) => [r.sequence, r.status]),
+      [
+        [1, 'waiting'],
+        [52, 'completed'],
+        [53, 'completed'],
+      ],
+    );
+    const last = ok(await http.control('GET', 'automation_runs?after=10050&limit=10')).body;
+    assert.deepEqual(
+      last.data.map((r: { sequence: number }) => r.sequence),
+      [10051],
+    );
+  });
+});

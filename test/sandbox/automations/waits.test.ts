@@ -159,14 +159,18 @@ describe('automations: wait steps', () => {
       'deal',
       onCreate('later', [{ type: 'wait', delay_seconds: 600 }, webhook]),
     );
+    await createAutomation(first, 'deal', onCreate('at once', [webhook, agent]));
     await createRecord(first, 'deal', { name: 'd' });
-    const [waiting] = await runs(first);
+    const [waiting, instant] = await runs(first);
+    assert.deepEqual(
+      [instant.status, statuses(instant)],
+      ['completed', ['dispatched', 'recorded']],
+    );
     await first.close();
 
     const second = await launchSandbox({ dataFile });
     t.after(() => second.close());
-    const [restored] = await runs(second);
-    assert.deepEqual(restored, waiting);
+    assert.deepEqual(await runs(second), [waiting, instant]);
     ok(await api(second).control('POST', 'clock/advance', { seconds: 600 }));
     const [done] = await runs(second);
     assert.deepEqual([done.status, statuses(done)], ['completed', ['completed', 'dispatched']]);

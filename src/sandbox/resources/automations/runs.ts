@@ -78,6 +78,8 @@ export function runTrigger(event: RecordEvent, at: string): RunTrigger {
     before_lists: event.before?.lists ?? null,
     after: event.after.default,
     after_lists: event.after.lists,
+    first: 0,
+    automations: [],
   };
 }
 
@@ -95,26 +97,34 @@ type StoredRecordView = Pick<StoredRecord, 'id' | 'default' | 'lists'>;
 
 /**
  * Runs by sequence, in firing order: an array with a hole where a finished run was dropped
- * (cheaper than a map for tens of thousands of runs an import starts).
+ * (cheaper than a map for tens of thousands of runs an import starts). A run whose every
+ * step was done at once (webhook and agent steps) is kept as the trigger it shares with the
+ * other runs of its write, and read back as a run when asked for: an import starts one per
+ * row and automation, and most of them are of this kind.
  */
 class RunTable {
-  private slots: (Run | undefined)[] = [];
+  private slots: (Run | RunTrigger | undefined)[] = [];
   /** The sequence of slots[0]. */
   private first = 1;
   /** Leading holes. */
   private lead = 0;
   size = 0;
+  private readonly prefix: string;
 
-  add(run: Run): void {
-    if (this.slots.length === 0) this.first = run.sequence;
-    const i = run.sequence - this.first;
+  constructor(prefix: string) {
+    this.prefix = prefix;
+  }
+
+  add(sequence: number, run: Run | RunTrigger): void {
+    if (this.slots.length === 0) this.first = sequence;
+    const i = sequence - this.first;
     while (this.slots.length < i) this.slots.push(undefined);
     this.slots.push(run);
     this.size++;
   }
 
   get(sequence: number): Run | undefined {
-    return this.slots[sequence - this.first];
+    return this.read(this.slots[sequence - this.first], sequence);
   }
 
   delete(sequence: number): void {
@@ -132,10 +142,42 @@ class RunTable {
 
   *values(): IterableIterator<Run> {
     for (let i = this.lead; i < this.slots.length; i++) {
-      const run = this.slots[i];
+      const run = this.read(this.slots[i], this.first + i);
       if (run !== undefined) yield run;
     }
   }
+
+  private read(slot: Run | RunTrigger | undefined, sequence: number): Run | undefined {
+    if (slot === undefined || 'sequence' in slot) return slot;
+    return instantRun(this.prefix, slot, sequence);
+  }
+}
+
+/** A run whose steps were all done at once, read back from the trigger it shares. */
+function instantRun(prefix: string, trigger: RunTrigger, sequence: number): Run {
+  const automation = trigger.automations[sequence - trigger.first]!;
+  const { at } = trigger;
+  return {
+    prefix,
+    sequence,
+    automation,
+    trigger,
+    status: 'completed',
+    started_at: at,
+    updated_at: at,
+    finished_at: at,
+    resume_at_ms: null,
+    steps: automation.actions.map((a) => ({
+      status: a.type === 'webhook' ? 'dispatched' : 'recorded',
+      started_at: at,
+      finished_at: at,
+    })),
+  };
+}
+
+/** True when every action is done at once and says nothing of its own: webhook and agent steps. */
+function isInstant(automation: RunAutomation): boolean {
+  return automation.actions.every((a) => a.type === 'webhook' || a.type === 'agent');
 }
 
 /** The steps of a run that has not done any: shared until its first step. */
@@ -171,8 +213,10 @@ class StepFailure extends Error {
 }
 
 export class RunsModel implements Slice {
+  /** Run ids are this and the sequence: opaque, and not reused after a reset. */
+  private prefix = newPrefix();
   /** Every run kept, by sequence, in firing order. */
-  private runs = new RunTable();
+  private runs = new RunTable(this.prefix);
   /** Sequences of finished runs in the order they finished, from `head` on. */
   private finished: number[] = [];
   private head = 0;
@@ -180,10 +224,8 @@ export class RunsModel implements Slice {
   /** The earliest resume_at_ms of the waiting runs. */
   private due: number | undefined;
   private sequence = 0;
-  /** Per automation: whether its runs are done at once, and their shared steps of the latest instant. */
-  private plans = new WeakMap<RunAutomation, { instant: boolean; at: string; steps: RunStep[] }>();
-  /** Run ids are this and the sequence: opaque, and not reused after a reset. */
-  private prefix = newPrefix();
+  /** Per automation: whether its runs are done at once (isInstant). */
+  private instant = new WeakMap<RunAutomation, boolean>();
   /** The shared steps of the latest instant steps were done at. */
   private done: { at: string; dispatched: RunStep; recorded: RunStep } = {
     at: '',
@@ -208,11 +250,31 @@ export class RunsModel implements Slice {
     trigger: RunTrigger,
     nowMs: number,
   ): void {
+    trigger.first = this.sequence + 1;
+    trigger.automations = automations;
     for (const automation of automations) {
-      this.sequence++;
+      const sequence = ++this.sequence;
+      let instant = this.instant.get(automation);
+      if (instant === undefined) {
+        instant = isInstant(automation);
+        this.instant.set(automation, instant);
+      }
+      if (instant) {
+        // Done at once: kept as the trigger (RunTable); its webhook events go out now.
+        this.runs.add(sequence, trigger);
+        if (this.ctx.events.listening(automationEvents)) {
+          const run = instantRun(this.prefix, trigger, sequence);
+          for (const action of automation.actions) {
+            if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, trigger.at);
+          }
+        }
+        this.finished.push(sequence);
+        this.trim();
+        continue;
+      }
       const run: Run = {
         prefix: this.prefix,
-        sequence: this.sequence,
+        sequence,
         automation,
         trigger,
         status: 'running',
@@ -222,44 +284,10 @@ export class RunsModel implements Slice {
         resume_at_ms: null,
         steps: NO_STEPS,
       };
-      this.runs.add(run);
-      const done = this.instantSteps(automation, trigger.at);
-      if (done === undefined) {
-        this.proceed(store, run, trigger.at, nowMs);
-        continue;
-      }
-      // Every step is done at once and says nothing of its own: the run shares its steps.
-      run.steps = done;
-      for (const action of automation.actions) {
-        if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, trigger.at);
-      }
-      this.finish(run, 'completed', trigger.at);
+      this.runs.add(sequence, run);
+      this.proceed(store, run, trigger.at, nowMs);
     }
     this.ctx.changed();
-  }
-
-  /**
-   * The steps of a run of `automation` done at `at` when all of its actions are webhook and
-   * agent steps (done at once, and what they did follows from the action): one frozen array
-   * shared by every such run at that instant. undefined for other automations.
-   */
-  private instantSteps(automation: RunAutomation, at: string): RunStep[] | undefined {
-    let plan = this.plans.get(automation);
-    if (plan === undefined) {
-      const instant = automation.actions.every((a) => a.type === 'webhook' || a.type === 'agent');
-      plan = { instant, at: '', steps: [] };
-      this.plans.set(automation, plan);
-    }
-    if (!plan.instant) return undefined;
-    if (plan.at !== at) {
-      plan.at = at;
-      plan.steps = Object.freeze(
-        automation.actions.map((a) =>
-          this.doneStep(a.type === 'webhook' ? 'dispatched' : 'recorded', at),
-        ),
-      ) as RunStep[];
-    }
-    return plan.steps;
   }
 
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
@@ -419,6 +447,11 @@ export class RunsModel implements Slice {
     run.finished_at = at;
     run.updated_at = at;
     this.finished.push(run.sequence);
+    this.trim();
+  }
+
+  /** Drop the oldest finished runs past MAX_FINISHED_RUNS. */
+  private trim(): void {
     while (this.finished.length - this.head > MAX_FINISHED_RUNS) {
       this.runs.delete(this.finished[this.head++]!);
     }
@@ -431,23 +464,24 @@ export class RunsModel implements Slice {
   // ---------------------------------------------------------------- slice
 
   reset(): void {
-    this.runs = new RunTable();
+    this.prefix = newPrefix();
+    this.runs = new RunTable(this.prefix);
     this.finished = [];
     this.head = 0;
     this.waiting = [];
     this.due = undefined;
     this.sequence = 0;
-    this.prefix = newPrefix();
   }
 
   isEmpty(): boolean {
     return this.runs.size === 0;
   }
 
-  toJSON(): { prefix: string; sequence: number; runs: Run[] } {
+  toJSON(): { prefix: string; sequence: number; runs: unknown[] } {
     const runs = [...this.runs.values()].map((run) => {
       const { id, name, list_id, actions } = run.automation;
-      return { ...run, automation: { id, name, list_id, actions } };
+      const { first: _first, automations: _automations, ...trigger } = run.trigger;
+      return { ...run, automation: { id, name, list_id, actions }, trigger };
     });
     // Each run is saved with its own copy of the trigger; loaded runs no longer share one.
     return { prefix: this.prefix, sequence: this.sequence, runs };
@@ -466,7 +500,8 @@ export class RunsModel implements Slice {
     if (typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 0) {
       throw new SnapshotError(`${base}.sequence`, 'must be an integer >= 0');
     }
-    const runs = new RunTable();
+    const prefix = data['prefix'];
+    const runs = new RunTable(prefix);
     const finished: Run[] = [];
     const waiting: Run[] = [];
     for (const [i, item] of data['runs'].entries()) {
@@ -474,7 +509,7 @@ export class RunsModel implements Slice {
       if (i > 0 && run.sequence <= data['runs'][i - 1].sequence) {
         throw new SnapshotError(`${base}.runs[${i}].sequence`, 'must grow from run to run');
       }
-      runs.add(run);
+      runs.add(run.sequence, run);
       if (run.status === 'waiting') waiting.push(run);
       else if (run.finished_at !== null) finished.push(run);
     }
@@ -486,7 +521,7 @@ export class RunsModel implements Slice {
     this.due = undefined;
     for (const run of waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     this.sequence = sequence;
-    this.prefix = data['prefix'];
+    this.prefix = prefix;
   }
 }
 
@@ -528,6 +563,9 @@ function parseRun(item: unknown, at: string): Run {
   if (item['status'] === 'waiting' && typeof item['resume_at_ms'] !== 'number') {
     throw new SnapshotError(`${at}.resume_at_ms`, 'must be a number on a waiting run');
   }
+  // A loaded run has its own copy of the trigger: it names only this run.
+  trigger['first'] = item['sequence'];
+  trigger['automations'] = [automation];
   return item as unknown as Run;
 }
 

@@ -93,6 +93,9 @@ export interface RunTrigger {
   readonly before_lists: Lists | null;
   readonly after: Values;
   readonly after_lists: Lists;
+  /** The sequence of the first run the write started, and the automations it fired, in order. */
+  first: number;
+  automations: readonly RunAutomation[];
 }
 
 /** What a run keeps of its automation: the automation itself, or this much of it once saved. */
