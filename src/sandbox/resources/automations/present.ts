@@ -4,7 +4,7 @@
 // webhook step with the event `data` it dispatched), and the steps it has not reached
 // (`pending` while it runs or waits, `skipped` once it failed or was cancelled).
 
-import { changesOf } from '../../../automations/evaluate.ts';
+import { changesOf, eventName } from '../../../automations/evaluate.ts';
 import type { Store } from '../../store.ts';
 import { changeOf, eventData, runId } from './runs.ts';
 import type { Run, RunStep, StoredAutomation } from './types.ts';
@@ -20,6 +20,7 @@ export function etagOf(automation: StoredAutomation): string {
 
 export function runBody(store: Store, run: Run): Record<string, unknown> {
   const { automation, trigger } = run;
+  const event = eventName(trigger.object_type, trigger.type);
   let data: unknown;
   const steps: Record<string, unknown>[] = automation.actions.map((action, index) => {
     let step: RunStep | undefined = run.steps[index];
@@ -46,7 +47,7 @@ export function runBody(store: Store, run: Run): Record<string, unknown> {
     switch (action.type) {
       case 'webhook':
         data ??= eventData(store, run);
-        Object.assign(body, { webhook_id: action.webhook_id, event: trigger.event, data });
+        Object.assign(body, { webhook_id: action.webhook_id, event, data });
         break;
       case 'agent':
         Object.assign(body, {
@@ -79,7 +80,7 @@ export function runBody(store: Store, run: Run): Record<string, unknown> {
     trigger: {
       type: trigger.type,
       source: trigger.source,
-      event: trigger.event,
+      event,
       at: trigger.at,
       changes: changesOf(changeOf(run), automation.list_id),
     },

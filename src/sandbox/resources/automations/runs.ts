@@ -21,7 +21,7 @@
 // (the write, with the record before and after) with the other runs of the same write, keeps
 // its automation by reference, and its steps hold only what their action does not tell.
 
-import { changesOf } from '../../../automations/evaluate.ts';
+import { changesOf, eventName } from '../../../automations/evaluate.ts';
 import { nextCronTime } from '../../../automations/schedule.ts';
 import { renderTemplate } from '../../../automations/template.ts';
 import type {
@@ -69,7 +69,6 @@ export function runTrigger(event: RecordEvent, at: string): RunTrigger {
   return {
     type,
     source: event.source,
-    event: `${event.objectType}.${type}`,
     at,
     team_id: event.teamId,
     object_type: event.objectType,
@@ -436,7 +435,7 @@ export class RunsModel implements Slice {
       type: 'webhook.dispatch',
       teamId: run.trigger.team_id,
       webhookId,
-      event: run.trigger.event,
+      event: eventName(run.trigger.object_type, run.trigger.type),
       occurredAt: at,
       data: eventData(store, run),
     });

@@ -77,8 +77,6 @@ export interface RunStep {
 export interface RunTrigger {
   readonly type: Trigger;
   readonly source: WriteSource;
-  /** `deal.updated`, `contact.created`, …: the name of the webhook event. */
-  readonly event: string;
   readonly at: string;
   readonly team_id: string;
   readonly object_type: string;
