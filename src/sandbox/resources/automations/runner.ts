@@ -13,14 +13,14 @@
 // a tight loop that costs a fraction of trying it between the writes of every row. Runs
 // still start in the order of the writes, and of the automations for one write.
 
-import type { Change } from '../../../automations/types.ts';
+import type { Change, RecordData } from '../../../automations/types.ts';
 import { clockEvents } from '../../clock.ts';
 import type { Store } from '../../store.ts';
 import { propertyEvents } from '../properties/events.ts';
-import { type RecordEvent, recordEvents } from '../records/events.ts';
+import { recordEvents } from '../records/events.ts';
 import { type AutomationsModel, automationsOf } from './model.ts';
 import { type RunsModel, runsOf, runTrigger, triggerOf } from './runs.ts';
-import type { StoredAutomation } from './types.ts';
+import type { RunTrigger, StoredAutomation } from './types.ts';
 
 /** Longest a timer is set for (setTimeout's limit is about 24.8 days); it re-arms then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -29,15 +29,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function subscribeAutomations(store: Store): void {
   const automations = automationsOf(store);
   const runs = runsOf(store);
-  let pending: RecordEvent[] = [];
+  let pending: RunTrigger[] = [];
   let generation = store.generation;
   const flush = () => {
-    const events = pending;
+    const writes = pending;
     pending = [];
-    // A reset or a snapshot load in between replaced the state the events tell of.
+    // A reset or a snapshot load in between replaced the state the writes tell of.
     if (store.generation !== generation) return;
     try {
-      fire(store, automations, runs, events);
+      fire(store, automations, runs, writes);
     } catch (err) {
       store.events.report(err, recordEvents.name);
     }
@@ -49,50 +49,57 @@ export function subscribeAutomations(store: Store): void {
       generation = store.generation;
       queueMicrotask(flush);
     }
-    pending.push(event);
+    // The write as runs keep it (its values, not the event's copies of the record).
+    pending.push(runTrigger(event, store.clock.nowMs(), store.clock));
   });
   store.events.on(propertyEvents, () => automations.definitionsChanged());
   store.events.on(clockEvents, () => runnerOf(store).wake());
 }
 
-/** Start a run of every automation each write of `events` fires, in the order of the writes. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Start a run of every automation each write fires, in the order of the writes. */
 function fire(
   store: Store,
   automations: AutomationsModel,
   runs: RunsModel,
-  events: readonly RecordEvent[],
+  writes: readonly RunTrigger[],
 ): void {
-  const nowMs = store.clock.nowMs();
-  const at = store.clock.iso(nowMs);
-  // Consecutive events of one team, type and trigger meet the same candidates.
-  for (let start = 0; start < events.length; ) {
-    const first = events[start]!;
-    const trigger = triggerOf(first);
+  // One change and two records, refilled for each write (the evaluator keeps nothing of
+  // them), and one array of verdicts: an import step matches 500 writes here.
+  const before: Mutable<RecordData> = { id: '', default: {}, lists: {} };
+  const after: Mutable<RecordData> = { id: '', default: {}, lists: {} };
+  const change: Mutable<Change> = { trigger: 'created', before: null, after };
+  // Consecutive writes of one team, type and trigger meet the same candidates.
+  for (let start = 0; start < writes.length; ) {
+    const first = writes[start]!;
     let end = start + 1;
     while (
-      end < events.length &&
-      events[end]!.teamId === first.teamId &&
-      events[end]!.objectType === first.objectType &&
-      triggerOf(events[end]!) === trigger
+      end < writes.length &&
+      writes[end]!.team_id === first.team_id &&
+      writes[end]!.object_type === first.object_type &&
+      writes[end]!.type === first.type
     ) {
       end++;
     }
-    const candidates = automations.candidatesFor(first.teamId, first.objectType, trigger);
-    // One change object, refilled for each write (the evaluator keeps nothing of it), and one
-    // array of verdicts: an import step matches 500 writes here.
+    const candidates = automations.candidatesFor(first.team_id, first.object_type, first.type);
     const count = end - start;
     const fired = new Uint8Array(candidates.length * count);
-    const change: { -readonly [K in keyof Change]: Change[K] } = {
-      trigger,
-      before: null,
-      after: first.after,
-    };
+    change.trigger = first.type;
     for (let c = 0; c < candidates.length; c++) {
       const compiled = automations.compiledOf(store, candidates[c]!);
       for (let i = 0; i < count; i++) {
-        const event = events[start + i]!;
-        change.before = event.before;
-        change.after = event.after;
+        const write = writes[start + i]!;
+        after.id = write.record_id;
+        after.default = write.after;
+        after.lists = write.after_lists;
+        if (write.before === null) change.before = null;
+        else {
+          before.id = write.record_id;
+          before.default = write.before;
+          before.lists = write.before_lists ?? {};
+          change.before = before;
+        }
         if (compiled.fires(change)) fired[c * count + i] = 1;
       }
     }
@@ -103,8 +110,7 @@ function fire(
         firing ??= [];
         firing.push(candidates[c]!.automation);
       }
-      if (firing !== undefined)
-        runs.start(store, firing, runTrigger(events[start + i]!, at), nowMs);
+      if (firing !== undefined) runs.start(store, firing, writes[start + i]!);
     }
     start = end;
   }

@@ -31,6 +31,7 @@ import type {
   WaitAction,
 } from '../../../automations/types.ts';
 import { isPlainObject } from '../../../util/guards.ts';
+import type { Clock } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType } from '../../object-types.ts';
 import {
@@ -63,13 +64,14 @@ export function triggerOf(event: RecordEvent): RunTrigger['type'] {
   return TRIGGERS[event.type];
 }
 
-/** The trigger of runs fired by `event` at `at`: built once, shared by its runs. */
-export function runTrigger(event: RecordEvent, at: string): RunTrigger {
+/** The trigger of the runs `event` fires, written at `atMs`: built once, shared by its runs. */
+export function runTrigger(event: RecordEvent, atMs: number, clock: Clock): RunTrigger {
   const type = triggerOf(event);
   return {
     type,
     source: event.source,
-    at,
+    at: clock.iso(atMs),
+    at_ms: atMs,
     team_id: event.teamId,
     object_type: event.objectType,
     record_id: event.id,
@@ -243,12 +245,7 @@ export class RunsModel implements Slice {
    * Start a run of each automation for the write `trigger` tells of; the steps of each run
    * up to its first wait at once, in order.
    */
-  start(
-    store: Store,
-    automations: readonly RunAutomation[],
-    trigger: RunTrigger,
-    nowMs: number,
-  ): void {
+  start(store: Store, automations: readonly RunAutomation[], trigger: RunTrigger): void {
     trigger.first = this.sequence + 1;
     trigger.automations = automations;
     for (const automation of automations) {
@@ -284,7 +281,7 @@ export class RunsModel implements Slice {
         steps: NO_STEPS,
       };
       this.runs.add(sequence, run);
-      this.proceed(store, run, trigger.at, nowMs);
+      this.proceed(store, run, trigger.at, trigger.at_ms);
     }
     this.ctx.changed();
   }

@@ -78,6 +78,8 @@ export interface RunTrigger {
   readonly type: Trigger;
   readonly source: WriteSource;
   readonly at: string;
+  /** `at` in epoch ms of the sandbox clock. */
+  readonly at_ms: number;
   readonly team_id: string;
   readonly object_type: string;
   readonly record_id: string;
