@@ -186,12 +186,10 @@ export function compileAutomation(
         ),
       )
     : undefined;
-  const rules = new Rules(automation, objectType, changeset, state);
-  return {
-    problems,
-    fires: (change) => rules.fires(change),
-    explain: (change) => rules.explain(change),
-  };
+  // One object of one class for every automation: its methods are the same functions
+  // whatever it compiled (no closure per automation around them), so the code that calls
+  // them stays optimised when automations come and go.
+  return new Rules(automation, objectType, changeset, state, problems);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -509,38 +507,54 @@ function combine(combinator: Combinator, verdicts: readonly boolean[]): boolean 
   return combinator === 'OR' ? verdicts.some(Boolean) : verdicts.every(Boolean);
 }
 
-class Rules {
+class Rules implements CompiledAutomation {
+  readonly problems: readonly AutomationProblem[];
   private readonly automation: AutomationSpec;
   private readonly objectType: string;
   private readonly changeset: Group<SlugChange> | undefined;
   private readonly state: Group<StateCondition> | undefined;
+  /** The gates, read once: the triggers it fires on (none when disabled), and its list. */
+  private readonly onUpdated: boolean;
+  private readonly onCreated: boolean;
+  private readonly onDeleted: boolean;
+  private readonly listId: string | null;
+  /** An update automation whose changeset has entries to test. */
+  private readonly testsChangeset: boolean;
 
   constructor(
     automation: AutomationSpec,
     objectType: string,
     changeset: Group<SlugChange> | undefined,
     state: Group<StateCondition> | undefined,
+    problems: readonly AutomationProblem[],
   ) {
+    this.problems = problems;
     this.automation = automation;
     this.objectType = objectType;
     this.changeset = changeset;
     this.state = state;
+    const enabled = automation.enabled !== false;
+    const update = automation.kind === 'update';
+    this.onUpdated = enabled && update;
+    this.onCreated = enabled && !update && automation.on_create === true;
+    this.onDeleted = enabled && !update && automation.on_delete === true;
+    this.listId = automation.list_id ?? null;
+    this.testsChangeset = update && changeset !== undefined && changeset.entries.length > 0;
   }
 
   /** The gates, without their messages: enabled, the trigger fits, a member of the list. */
   private passes(change: Change): boolean {
-    const a = this.automation;
-    if (a.enabled === false) return false;
-    if (a.kind === 'update') {
-      if (change.trigger !== 'updated') return false;
-    } else if (
-      change.trigger === 'deleted'
-        ? a.on_delete !== true
-        : change.trigger === 'updated' || a.on_create !== true
+    const { trigger } = change;
+    if (
+      !(trigger === 'updated'
+        ? this.onUpdated
+        : trigger === 'deleted'
+          ? this.onDeleted
+          : this.onCreated)
     ) {
       return false;
     }
-    const listId = a.list_id ?? null;
+    const { listId } = this;
     return listId === null || this.subject(change).lists?.[listId] !== undefined;
   }
 
@@ -576,7 +590,7 @@ class Rules {
 
   fires(change: Change): boolean {
     if (!this.passes(change)) return false;
-    if (this.automation.kind === 'update' && !this.changesetHolds(change)) return false;
+    if (this.testsChangeset && !this.changesetHolds(change)) return false;
     return this.state === undefined || this.stateHolds(this.subject(change));
   }
 
@@ -601,8 +615,7 @@ class Rules {
   }
 
   private changesetHolds(change: Change): boolean {
-    const group = this.changeset;
-    if (group === undefined || group.entries.length === 0) return true;
+    const group = this.changeset!;
     const any = group.combinator === 'OR';
     for (const entry of group.entries) {
       if (slugsHold(entry.items, change) === any) return any;
