@@ -114,7 +114,9 @@ function fire(
         }
       } else {
         for (let c = 0; c < compiled.length; c++) {
-          if (compiled[c]!.fires(change)) (firing ??= []).push(candidates[c]!.automation);
+          if (!compiled[c]!.fires(change)) continue;
+          firing ??= [];
+          firing.push(candidates[c]!.automation);
         }
       }
       if (firing !== undefined) runs.start(store, firing, write);
