@@ -151,6 +151,26 @@ describe('ws records: parsing', () => {
     );
   });
 
+  it('create and update follow one rule: neither --set nor --data is a usage error', async () => {
+    await assertUsageErrors([
+      [
+        ['records', 'create', 'contacts'],
+        /Nothing to create: give --set slug=value \(repeatable\) or --data JSON\.\n.*--data '\{\}' creates a record with no values/,
+      ],
+      [
+        ['records', 'update', 'contacts', ID],
+        new RegExp(
+          `Nothing to update: give --set slug=value \\(repeatable\\) or --data JSON\\.\\nFor example: ws records update contacts ${ID} --set`,
+        ),
+      ],
+    ]);
+    assert.deepEqual(await options(['records', 'create', 'contact', '--data', '{}']), {
+      type: 'contact',
+      set: [],
+      data: '{}',
+    });
+  });
+
   it('find: --list-id', async () => {
     assert.deepEqual(
       await options(['records', 'find', 'contacts', 'email', 'a@b.c', '--list-id', LIST]),

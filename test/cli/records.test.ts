@@ -348,6 +348,17 @@ describe('ws records create', () => {
     assert.match(bad.stderr, /--data is not valid JSON/);
   });
 
+  it('creates a record with no values only when asked with --data {}', async () => {
+    const before = await ctx.s.ws(['records', 'count', 'contact']);
+    const none = await ctx.s.ws(['records', 'create', 'contact']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^error: Nothing to create/);
+    assert.equal((await ctx.s.ws(['records', 'count', 'contact'])).stdout, before.stdout);
+    const empty = await ctx.s.ws(['records', 'create', 'contact', '--data', '{}', '--json']);
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.deepEqual(JSON.parse(empty.stdout).default, {});
+  });
+
   it('raw JSON with slug:=JSON, null to clear', async () => {
     const r = await ctx.s.ws([
       'records',

@@ -2,7 +2,9 @@
 // come from ../common/list-flags.ts, shared with the other nouns that list.
 import type { Command, CommandContext } from '../../command.ts';
 import { Option } from '../../command.ts';
+import { UsageError } from '../../errors.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
+import { shellWord } from '../../util/shell.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
@@ -42,6 +44,22 @@ function setFlags(cmd: Command): Command {
 
 function setOptions(f: Flags) {
   return { set: f.list('--set'), data: f.string('--data') };
+}
+
+/**
+ * create and update write what they are given: neither --set nor --data is a usage error for
+ * both (an empty record is asked for explicitly, with --data '{}').
+ */
+function valuesToWrite(f: Flags, verb: 'create' | 'update', args: readonly string[]) {
+  const values = setOptions(f);
+  if (values.set.length === 0 && values.data === undefined) {
+    const example = ['ws', 'records', verb, ...args].map(shellWord).join(' ');
+    throw new UsageError(
+      `Nothing to ${verb}: give --set slug=value (repeatable) or --data JSON.`,
+      `For example: ${example} --set name="Ada Lovelace"${verb === 'create' ? `; --data '{}' creates a record with no values` : ''}.`,
+    );
+  }
+  return values;
 }
 
 /** The filter flags, with --deleted and --list-id. */
@@ -173,7 +191,10 @@ Examples:
       `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip`,
     )
     .action((type: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, { type, ...setOptions(flags(o)) }),
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+        type,
+        ...valuesToWrite(flags(o), 'create', [type]),
+      }),
     );
 
   setFlags(records.command('update <type> <id>').description('Change some values of a record'))
@@ -187,7 +208,7 @@ Examples:
       return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         id,
-        ...setOptions(f),
+        ...valuesToWrite(f, 'update', [type, id]),
         ifMatch: f.string('--if-match'),
       });
     });
