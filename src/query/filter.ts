@@ -3,7 +3,14 @@ import { UsageError } from '../errors.ts';
 import { isPlainObject } from '../util/guards.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { checkPath, type SlugContext } from './slugs.ts';
-import { type Combinator, type Filter, OPERATORS, operatorNamed, parseWhere } from './where.ts';
+import {
+  type Combinator,
+  type Filter,
+  OPERATORS,
+  operatorNamed,
+  parseWhere,
+  refuseIdFilter,
+} from './where.ts';
 
 export interface FilterFlags {
   /** --where expressions. */
@@ -46,6 +53,7 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
       );
     }
     for (const [path, comparison] of Object.entries(entry)) {
+      refuseIdFilter(path, opts, where);
       checkPath(path, opts, where);
       if (!isPlainObject(comparison) || Object.keys(comparison).length === 0) {
         throw new UsageError(

@@ -17,6 +17,7 @@ import type { Schemas } from '../api/types.ts';
 import { UsageError } from '../errors.ts';
 import { ComparisonOperator } from '../generated/enums.ts';
 import { didYouMean } from '../util/suggest.ts';
+import { coerceValue, expected } from '../values/coerce.ts';
 import {
   checkPath,
   isSelectType,
@@ -232,10 +233,46 @@ function optionSlug(def: PropertyDefinition, value: string, expr: string): strin
   );
 }
 
+/**
+ * A value the API reads in the property's type (operands of = != < > <= >= between in
+ * not_in): a number for a num property, a date for a date property. One that is not is a
+ * usage error here, before anything is sent; it is sent as the API reads it (numbers
+ * without `_`, date-times in UTC). Other types, and dot-paths (whose last property is
+ * another type's), are sent as written.
+ */
+function typedText(
+  text: string,
+  def: PropertyDefinition | undefined,
+  path: string,
+  op: Operator,
+  expr: string,
+): string {
+  if (!def || path.includes('.') || (def.type !== 'num' && def.type !== 'date')) return text;
+  const r = coerceValue(def, text);
+  if (r.ok && r.value !== null) return String(r.value);
+  const num = def.type === 'num';
+  const sample =
+    SHAPE[op] === 'pair' || SHAPE[op] === 'list'
+      ? num
+        ? '10,20'
+        : '2026-01-01,2026-06-30'
+      : num
+        ? '10'
+        : '2026-03-31';
+  const symbol = SYMBOL_OF[op];
+  const example = symbol ? `${def.slug}${symbol}${sample}` : `${def.slug}:${NAME_OF[op]}=${sample}`;
+  throw bad(
+    expr,
+    `"${def.slug}" is a ${def.type === 'num' ? 'number' : 'date'} property, and "${text}" is not ${expected(def)}`,
+    `e.g. ${example}.`,
+  );
+}
+
 function equalityValue(
   piece: Piece,
   def: PropertyDefinition | undefined,
   path: string,
+  op: Operator,
   expr: string,
 ): string | boolean {
   const lower = piece.text.toLowerCase();
@@ -251,7 +288,23 @@ function equalityValue(
   if (isBoolText && def === undefined) return lower === 'true';
   if (def && !path.includes('.') && isSelectType(def.type))
     return optionSlug(def, piece.text, expr);
-  return piece.text;
+  return typedText(piece.text, def, path, op, expr);
+}
+
+/** The operators whose values the API reads in the property's type, not as text. */
+const TYPED: ReadonlySet<Operator> = new Set(['<', '>', '<=', '>=']);
+
+/**
+ * `id` is not a property: the API's filters cannot name it (a workspace property with the
+ * slug `id` can). The error says how to read records by id instead.
+ */
+export function refuseIdFilter(path: string, opts: SlugContext, where: string): void {
+  if (path.split('.')[0] !== 'id' || opts.definitions?.some((d) => d.slug === 'id')) return;
+  const type = opts.objectType ?? 'TYPE';
+  throw new UsageError(
+    `${where}: the API does not filter records by id.`,
+    `To read a record by id: ws records get ${type} ID; several: ws records query ${type} --body '{"id":["ID1","ID2"]}'.`,
+  );
 }
 
 /** Parse one --where expression into one filter entry. */
@@ -308,6 +361,7 @@ export function parseWhereExpr(expr: string, opts: WhereOptions = {}): Filter {
     }
   }
 
+  refuseIdFilter(path, opts, `Bad --where "${expr}"`);
   const def = checkPath(path, opts, `--where "${expr}"`);
   const shape = SHAPE[op];
   let value: FilterValue;
@@ -345,10 +399,17 @@ export function parseWhereExpr(expr: string, opts: WhereOptions = {}): Filter {
       );
     }
     const mapSelect = shape === 'list' && def && !path.includes('.') && isSelectType(def.type);
-    value = items.map((item) => (mapSelect ? optionSlug(def, item.text, expr) : item.text));
+    value = items.map((item) =>
+      mapSelect ? optionSlug(def, item.text, expr) : typedText(item.text, def, path, op, expr),
+    );
   } else {
     const piece = scalar(raw, expr);
-    value = shape === 'equality' ? equalityValue(piece, def, path, expr) : piece.text;
+    value =
+      shape === 'equality'
+        ? equalityValue(piece, def, path, op, expr)
+        : TYPED.has(op)
+          ? typedText(piece.text, def, path, op, expr)
+          : piece.text;
   }
   return { [path]: { [op]: value } as Comparison };
 }
