@@ -1,7 +1,8 @@
 // The commander tree: global flags, and each noun's verbs. Nothing here loads a
 // command's code; verbs are imported when they run, and a noun's definitions when argv needs them.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CommandContext } from './command.ts';
+import { HELP, WsCommand } from './help.ts';
 import type { IOStreams } from './io/streams.ts';
 import { FORMATS } from './output/format.ts';
 import { VERSION } from './version.ts';
@@ -84,11 +85,13 @@ export async function buildProgram(
   io: IOStreams,
   argv?: readonly string[],
 ): Promise<Command> {
-  const program = new Command('ws');
+  const program = new WsCommand('ws');
   program
     .description('Administer a team workspace of CRM-style records from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .configureHelp(HELP)
     .addOption(
       new Option(
         '--profile <name>',

@@ -171,6 +171,21 @@ describe('ws records: parsing', () => {
     });
   });
 
+  it('short flags: -f is --file, -o is --output, as everywhere in ws', async () => {
+    const update = (await options(['records', 'batch-update', 'contacts', '-f', 'x.csv'])) as {
+      file: string;
+    };
+    assert.equal(update.file, 'x.csv');
+    const del = (await options(['records', 'batch-delete', 'contacts', '-f', '-', '--yes'])) as {
+      file: string;
+    };
+    assert.equal(del.file, '-');
+    const exp = (await options(['records', 'export', 'deals', '-o', 'won.csv'])) as {
+      output: string;
+    };
+    assert.equal(exp.output, 'won.csv');
+  });
+
   it('find: --list-id', async () => {
     assert.deepEqual(
       await options(['records', 'find', 'contacts', 'email', 'a@b.c', '--list-id', LIST]),
@@ -273,7 +288,7 @@ describe('ws records: parsing', () => {
 
   it('usage errors: exit 2 before any verb runs, naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['records', 'get', 'contact'], /Missing required argument 'id'/],
+      [['records', 'get', 'contact'], /Missing ID: `ws records get` needs a record id/],
       [
         ['records', 'list', 'deals', '--limit', '0'],
         /--limit takes a whole number at least 1, not "0"/,

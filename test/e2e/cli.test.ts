@@ -116,7 +116,7 @@ describe('the ws binary', () => {
     assert.ok(parsed.files.some((f) => f.endsWith('dist/ws.js')));
     const h = ws(['--help']);
     assert.equal(h.code, 0);
-    assert.match(h.stdout, /Usage: ws \[options\] \[command\]/);
+    assert.match(h.stdout, /Usage: ws \[flags\] \[command\]/);
     for (const noun of ['profile', 'auth', 'whoami', 'api', 'sandbox', 'completion'])
       assert.match(h.stdout, new RegExp(`\\n  ${noun}\\b`));
     assert.equal(h.stderr, '');
