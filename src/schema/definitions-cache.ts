@@ -36,7 +36,7 @@ interface CacheFile {
   entries: Record<string, Entry>;
 }
 
-interface Place {
+export interface Place {
   file: string;
   baseUrl: string;
   teamId: string;
@@ -50,13 +50,14 @@ function cacheDisabled(deps: Deps): boolean {
   return isTruthy(deps.env.WS_NO_CACHE);
 }
 
-async function place(deps: Deps): Promise<Place> {
+/** The file of the workspace in use named `<prefix>-<hash>.json` in the cache directory. */
+export async function place(deps: Deps, prefix = 'definitions'): Promise<Place> {
   const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
   const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
   // The file says whose it is (base_url, team_id): the name only has to spread teams out.
   const hash = fnv1a(`${baseUrl}\n${creds.teamId}`);
   return {
-    file: join(store.dir, 'cache', `definitions-${hash}.json`),
+    file: join(store.dir, 'cache', `${prefix}-${hash}.json`),
     baseUrl,
     teamId: creds.teamId,
   };
@@ -83,21 +84,29 @@ async function readCache(p: Place): Promise<CacheFile | undefined> {
   }
 }
 
-async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
-  const dir = join(p.file, '..');
-  const tmp = `${p.file}.${process.pid}.${Date.now()}.tmp`;
+/**
+ * Write a JSON file of ws's own beside the others in the config directory: mode 0600,
+ * through a temporary file renamed over it. A file that cannot be written is only noted
+ * with --debug (`what` names it): what it holds can be learnt again.
+ */
+export function writeJsonFile(deps: Deps, file: string, data: unknown, what: string): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-    renameSync(tmp, p.file);
+    renameSync(tmp, file);
   } catch (err) {
-    deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
+    deps.io.debug(`${what}: not written (${(err as Error).message})`);
     try {
       rmSync(tmp, { force: true });
     } catch {
       // Nothing more to do.
     }
   }
+}
+
+async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
+  writeJsonFile(deps, p.file, data, 'definitions cache');
 }
 
 function fresh(entry: Entry | undefined, now: number): entry is Entry {
