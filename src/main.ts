@@ -108,6 +108,11 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   };
 
   try {
+    // What a Tab offers: asked by the completion scripts, answered from local files only.
+    if (argv[0] === '__complete') {
+      const { runComplete } = await import('./complete.ts');
+      return await runComplete(argv.slice(1), io, env, (words) => buildProgram(context, io, words));
+    }
     const program = await buildProgram(context, io, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;

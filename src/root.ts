@@ -12,7 +12,7 @@ type Register = (program: Command, ctx: CommandContext) => void;
 /**
  * The top-level commands, each with the names and aliases it registers. A noun's flags and
  * help load only when argv names it (or when the whole tree is shown: root help, an
- * unknown command, completions), so start-up compiles one noun's definitions, not all.
+ * unknown command, completing the first word), so start-up compiles one noun's definitions.
  */
 export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
   {
@@ -50,13 +50,11 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
   },
 ];
 
-/** Nouns whose commands need the whole tree (completions are generated from it). */
-const NEEDS_ALL = new Set(['completion']);
-
 /**
  * Which nouns argv needs registered: the one its first operand names, or all of them when
  * the first operand is not a known noun (commander then suggests a close one) or when the
  * root's help may be printed (no operand, `help`, or `-h`/`--help` before any operand).
+ * Completion (`ws __complete …`) asks the same of the words typed so far.
  */
 export function nounsFor(
   program: Command,
@@ -71,8 +69,7 @@ export function nounsFor(
     if (a === '--') break;
     if (!a.startsWith('-') || a === '-') {
       const noun = NOUNS.find((n) => n.names.includes(a));
-      if (!noun || noun.names.some((n) => NEEDS_ALL.has(n))) return NOUNS;
-      return [noun];
+      return noun ? [noun] : NOUNS;
     }
     if (a === '-h' || a === '--help') return NOUNS;
     i += takesValue.has(a) ? 2 : 1;
