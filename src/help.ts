@@ -3,7 +3,14 @@
 // ones), then notes and examples. A noun without a verb prints its help and exits 0, as `ws`
 // alone does. Every parse error is a usage error that names the command, with the closest
 // command or flag when one is close. Nothing here runs unless help is shown or argv is wrong.
-import { Command, Help, type HelpConfiguration, type HelpContext, type Option } from 'commander';
+import {
+  Command,
+  CommanderError,
+  Help,
+  type HelpConfiguration,
+  type HelpContext,
+  type Option,
+} from 'commander';
 import { UsageError } from './errors.ts';
 import { closest, editDistance } from './util/suggest.ts';
 
@@ -45,7 +52,10 @@ export class WsCommand extends Command {
   override help(context?: HelpContext): never;
   override help(cb: (str: string) => string): never;
   override help(context?: HelpContext | ((str: string) => string)): never {
-    if (typeof context === 'object' && context.error && this.args.length === 0) return super.help();
+    if (typeof context === 'object' && context.error && this.args.length === 0) {
+      this.outputHelp();
+      throw new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)');
+    }
     return super.help(context as HelpContext);
   }
 

@@ -120,9 +120,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version')
         return ExitCode.ok;
-      // Help asked for by giving no verb is exit 0 (src/help.ts); help shown for an error, 2.
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') {
-        return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+        return argv.length === 0 ? ExitCode.ok : ExitCode.usage;
       }
       const message = err.message.replace(/^error: /, '');
       return reportError(
