@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
+import {
+  sandboxProfile,
+  startTestSandbox,
+  type TestSandbox,
+  writeProfiles,
+} from '../helpers/sandbox.ts';
 
 const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/completion/', import.meta.url).pathname;
@@ -53,12 +58,7 @@ before(async () => {
   writeProfiles(
     t.configDir,
     {
-      sandbox: {
-        base_url: t.sandbox.url,
-        team_id: t.sandbox.teamId,
-        api_key: t.sandbox.apiKey,
-        rate_limit: 0,
-      },
+      sandbox: sandboxProfile(t),
       prod: { base_url: 'https://api.example.com', team_id: t.sandbox.teamId },
     },
     'sandbox',
@@ -86,6 +86,18 @@ after(async () => {
   rmSync(home, { recursive: true, force: true });
   await t.stop();
 });
+
+const RECORD_TYPES = ['action', 'contact', 'deal', 'document', 'identity', 'organization'];
+
+/** Run the README's install line for a shell (a fresh HOME: no directory exists yet). */
+function install(shell: string, line: string): void {
+  const r = sh(shell, [
+    shell === 'bash' ? '--norc' : shell === 'zsh' ? '-f' : '--no-config',
+    '-c',
+    line,
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+}
 
 /** What each line offers, the same in every shell (bash writes a space in a value as "\ "). */
 const CASES: [line: string, offered: string[]][] = [
@@ -162,16 +174,14 @@ describe('completion in bash', { skip: missing('bash') }, () => {
   });
 
   it("works installed in bash-completion's directory, as the README says", () => {
-    const r = sh('bash', [
-      '--norc',
-      '-c',
+    install(
+      'bash',
       'mkdir -p ~/.local/share/bash-completion/completions && ws completion bash > ~/.local/share/bash-completion/completions/ws',
-    ]);
-    assert.equal(r.status, 0, r.stderr);
+    );
     const [types] = complete('source ~/.local/share/bash-completion/completions/ws', [
       'ws records list ',
     ]);
-    assert.deepEqual(types, ['contact', 'organization', 'identity', 'deal', 'action', 'document']);
+    assert.deepEqual(types!.sort(), RECORD_TYPES);
   });
 });
 
@@ -196,17 +206,9 @@ describe('completion in zsh', { skip: missing('zsh') }, () => {
   });
 
   it('works installed on $fpath, as the README says', () => {
-    const r = sh('zsh', ['-f', '-c', 'mkdir -p ~/.zfunc && ws completion zsh > ~/.zfunc/_ws']);
-    assert.equal(r.status, 0, r.stderr);
+    install('zsh', 'mkdir -p ~/.zfunc && ws completion zsh > ~/.zfunc/_ws');
     const got = complete(`fpath=(~/.zfunc $fpath)\n${compinit()}`, 'ws records list ');
-    assert.deepEqual(got.sort(), [
-      'action',
-      'contact',
-      'deal',
-      'document',
-      'identity',
-      'organization',
-    ]);
+    assert.deepEqual(got.sort(), RECORD_TYPES);
   });
 });
 
@@ -239,20 +241,11 @@ describe('completion in fish', { skip: missing('fish') }, () => {
   });
 
   it('works installed in ~/.config/fish/completions, as the README says', () => {
-    const r = sh('fish', [
-      '--no-config',
-      '-c',
+    install(
+      'fish',
       'mkdir -p ~/.config/fish/completions && ws completion fish > ~/.config/fish/completions/ws.fish',
-    ]);
-    assert.equal(r.status, 0, r.stderr);
+    );
     const [types] = complete(['ws records list ']);
-    assert.deepEqual(types!.sort(), [
-      'action',
-      'contact',
-      'deal',
-      'document',
-      'identity',
-      'organization',
-    ]);
+    assert.deepEqual(types!.sort(), RECORD_TYPES);
   });
 });
