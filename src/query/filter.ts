@@ -10,6 +10,8 @@ import {
   operatorNamed,
   parseWhere,
   refuseIdFilter,
+  TYPED_OPERATORS,
+  typedValue,
 } from './where.ts';
 
 export interface FilterFlags {
@@ -54,14 +56,14 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
     }
     for (const [path, comparison] of Object.entries(entry)) {
       refuseIdFilter(path, opts, where);
-      checkPath(path, opts, where);
+      const def = checkPath(path, opts, where);
       if (!isPlainObject(comparison) || Object.keys(comparison).length === 0) {
         throw new UsageError(
           `${where}: the value of "${path}" must be an object {"operator": value}, not ${JSON.stringify(comparison)}.`,
           EXAMPLE,
         );
       }
-      for (const op of Object.keys(comparison)) {
+      for (const [op, value] of Object.entries(comparison)) {
         if (!(OPERATORS as readonly string[]).includes(op)) {
           const named = operatorNamed(op);
           const near = named ? `Did you mean "${named}"?` : didYouMean(op, OPERATORS);
@@ -69,6 +71,18 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
             `${where}: "${op}" is not an operator.`,
             `${near ?? ''} Operators: ${OPERATORS.join(' ')}.`.trim(),
           );
+        }
+        // Sent as given, but a value a number or date property cannot hold is refused here.
+        if (!TYPED_OPERATORS.has(op)) continue;
+        const texts = Array.isArray(value)
+          ? value
+          : op === 'between' && typeof value === 'string'
+            ? value.split(',')
+            : [value];
+        for (const text of texts) {
+          const typed = typeof text === 'string' ? typedValue(def, path, text) : undefined;
+          if (typed && 'problem' in typed)
+            throw new UsageError(`${where}: ${typed.problem}.`, EXAMPLE);
         }
       }
     }

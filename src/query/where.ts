@@ -233,13 +233,39 @@ function optionSlug(def: PropertyDefinition, value: string, expr: string): strin
   );
 }
 
+/** The operators whose values the API reads in the property's type (`between`: each of two). */
+export const TYPED_OPERATORS: ReadonlySet<string> = new Set([
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'between',
+  'in',
+  'not_in',
+]);
+
 /**
- * A value the API reads in the property's type (operands of = != < > <= >= between in
- * not_in): a number for a num property, a date for a date property. One that is not is a
- * usage error here, before anything is sent; it is sent as the API reads it (numbers
- * without `_`, date-times in UTC). Other types, and dot-paths (whose last property is
- * another type's), are sent as written.
+ * A value of a typed operator on a property, read as the API reads it: for a number or a
+ * date property, the value as sent (numbers without `_`, date-times in UTC) or what is
+ * wrong with it; undefined for other types and for dot-paths (whose last property is
+ * another type's), which are sent as written.
  */
+export function typedValue(
+  def: PropertyDefinition | undefined,
+  path: string,
+  text: string,
+): { value: string } | { problem: string } | undefined {
+  if (!def || path.includes('.') || (def.type !== 'num' && def.type !== 'date')) return undefined;
+  const r = coerceValue(def, text);
+  if (r.ok && r.value !== null) return { value: String(r.value) };
+  return {
+    problem: `"${def.slug}" is a ${def.type === 'num' ? 'number' : 'date'} property, and "${text}" is not ${expected(def)}`,
+  };
+}
+
+/** A typed operator's value in a --where expression: as sent, or a usage error quoting it. */
 function typedText(
   text: string,
   def: PropertyDefinition | undefined,
@@ -247,10 +273,10 @@ function typedText(
   op: Operator,
   expr: string,
 ): string {
-  if (!def || path.includes('.') || (def.type !== 'num' && def.type !== 'date')) return text;
-  const r = coerceValue(def, text);
-  if (r.ok && r.value !== null) return String(r.value);
-  const num = def.type === 'num';
+  const typed = typedValue(def, path, text);
+  if (typed === undefined) return text;
+  if ('value' in typed) return typed.value;
+  const num = def!.type === 'num';
   const sample =
     SHAPE[op] === 'pair' || SHAPE[op] === 'list'
       ? num
@@ -260,12 +286,10 @@ function typedText(
         ? '10'
         : '2026-03-31';
   const symbol = SYMBOL_OF[op];
-  const example = symbol ? `${def.slug}${symbol}${sample}` : `${def.slug}:${NAME_OF[op]}=${sample}`;
-  throw bad(
-    expr,
-    `"${def.slug}" is a ${def.type === 'num' ? 'number' : 'date'} property, and "${text}" is not ${expected(def)}`,
-    `e.g. ${example}.`,
-  );
+  const example = symbol
+    ? `${def!.slug}${symbol}${sample}`
+    : `${def!.slug}:${NAME_OF[op]}=${sample}`;
+  throw bad(expr, typed.problem, `e.g. ${example}.`);
 }
 
 function equalityValue(
@@ -290,9 +314,6 @@ function equalityValue(
     return optionSlug(def, piece.text, expr);
   return typedText(piece.text, def, path, op, expr);
 }
-
-/** The operators whose values the API reads in the property's type, not as text. */
-const TYPED: ReadonlySet<Operator> = new Set(['<', '>', '<=', '>=']);
 
 /**
  * `id` is not a property: the API's filters cannot name it (a workspace property with the
@@ -407,7 +428,7 @@ export function parseWhereExpr(expr: string, opts: WhereOptions = {}): Filter {
     value =
       shape === 'equality'
         ? equalityValue(piece, def, path, op, expr)
-        : TYPED.has(op)
+        : TYPED_OPERATORS.has(op)
           ? typedText(piece.text, def, path, op, expr)
           : piece.text;
   }

@@ -236,6 +236,22 @@ describe('parseWhere with definitions', () => {
     );
     // Without definitions nothing is known of the types: sent as written.
     assert.deepEqual(parseWhere(['amount>abc']), [{ amount: { '>': 'abc' } }]);
+    // --filter-json is sent as given, but checked the same way.
+    const json = (text: string) => buildFilter({ filterJson: text }, withDefs);
+    assert.equal(
+      usage(() => json('[{"amount":{">":"abc"}}]')).message,
+      '--filter-json (item 1): "amount" is a number property, and "abc" is not a number.',
+    );
+    assert.match(
+      usage(() => json('[{"name":{"=":"x"}},{"created_at":{"between":"2026-01-01,soon"}}]'))
+        .message,
+      /^--filter-json \(item 2\): "created_at" is a date property, and "soon" is not a date/,
+    );
+    assert.match(usage(() => json('[{"amount":{"in":["1","x"]}}]')).message, /"x" is not a number/);
+    assert.deepEqual(json('[{"amount":{"between":"1,2e3"}},{"amount":{"contains":"x"}}]').filter, [
+      { amount: { between: '1,2e3' } },
+      { amount: { contains: 'x' } },
+    ]);
   });
 
   it('an unknown slug: "did you mean" the closest ones', () => {
