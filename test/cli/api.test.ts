@@ -232,7 +232,7 @@ describe('ws api', () => {
 
         assert.equal(get.stderr, 'Fetching page 1…\n4 items in 3 pages.\n');
         const last = await runWs(
-          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-f', 'cursor=c3'],
+          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-F', 'cursor=c3'],
           { env: senv },
         );
         assert.equal(last.code, 0, last.stderr);

@@ -124,6 +124,30 @@ describe('help', () => {
     ]);
   });
 
+  it('each short flag means one long flag across the whole tool', async () => {
+    const program = await buildProgram(ctx, testIO().io);
+    const meaning = new Map<string, { long: string; where: string }>();
+    const walk = (cmd: Command, name: string) => {
+      for (const o of cmd.options) {
+        // Hidden flags (the old -f of `ws api`, kept with a warning) are not offered.
+        if (!o.short || !o.long || o.hidden) continue;
+        const seen = meaning.get(o.short);
+        if (seen)
+          assert.equal(
+            o.long,
+            seen.long,
+            `${o.short}: ${seen.long} in ${seen.where}, ${o.long} in ${name}`,
+          );
+        else meaning.set(o.short, { long: o.long, where: name });
+      }
+      for (const sub of cmd.commands) walk(sub, `${name} ${sub.name()}`);
+    };
+    walk(program, 'ws');
+    assert.equal(meaning.get('-f')?.long, '--file');
+    assert.equal(meaning.get('-F')?.long, '--field');
+    assert.equal(meaning.get('-o')?.long, '--output');
+  });
+
   it('other parse errors name the command whose help to read', async () => {
     await assertUsageErrors([
       [
