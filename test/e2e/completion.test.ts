@@ -1,8 +1,9 @@
-// Shell completion, driven through the real shells: bash (its completion function called
-// as bash calls it, with COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT), zsh (an
-// interactive zsh in a pseudo-terminal, Tab pressed, matches read back) and fish
-// (`complete -C`). The built ws answers from a config directory whose definitions cache
-// was filled by real commands against a sandbox. Installed as the README says.
+// Shell completion, driven through the real shells at a terminal: an interactive bash and
+// fish run in a tmux pane, and an interactive zsh in a pseudo-terminal of its own (zpty);
+// a line is typed, Tab pressed, and what the shell then shows (the line completed, or the
+// matches it lists) is read back. The built ws answers from a config directory whose
+// definitions cache was filled by real commands against a sandbox. Installed as the README
+// says. A shell that is not installed has its tests skipped, with the reason printed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   type TestSandbox,
   writeProfiles,
 } from '../helpers/sandbox.ts';
+import { Terminal } from '../tty/terminal.ts';
 
 const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
 const FIXTURES = new URL('../fixtures/completion/', import.meta.url).pathname;
@@ -119,69 +121,146 @@ const CASES: [line: string, offered: string[]][] = [
   ['ws completion ', ['bash', 'zsh', 'fish']],
 ];
 
-/** The words bash would make of a line (its word breaks: `=` and `:` split, kept as words). */
-function bashWords(line: string): string[] {
-  const words = line.split(/\s+/).flatMap((w) => w.split(/([=:])/).filter((p) => p !== ''));
-  if (/\s$/.test(line) || line.endsWith('=') || line.endsWith(':')) words.push('');
-  return words;
+/** What bash shows for a value: the part after the last `=` or `:` of the word. */
+function afterBreak(line: string, value: string): string {
+  const word = line.split(/\s/).at(-1)!;
+  const cut = word.replace(/^.*[=:]/, '');
+  return value.slice(word.length - cut.length);
+}
+
+/**
+ * An interactive shell in a terminal (tmux), set up by its start-up file: a line is typed,
+ * Tab pressed, and the screen read back. Either the line was completed in place (one
+ * match: `line` is the prompt's line after Tab) or the shell listed the matches below the
+ * prompt (`listed`, one a line in bash; in columns, descriptions in brackets, in fish).
+ */
+class ShellAtTerminal {
+  private readonly term = new Terminal({ columns: 200, rows: 50 }, {});
+  /** `cancel`: the keys that close what Tab opened and empty the line. */
+  constructor(
+    private readonly argv: string[],
+    private readonly cancel: string[],
+  ) {}
+
+  async start(): Promise<void> {
+    // A terminal tmux emulates, not the dumb one the other tests use.
+    await this.term.startProgram(this.argv, { ...env, TERM: 'screen' }, work);
+    await this.term.waitFor(/^\$$/m, 30_000);
+  }
+
+  async tab(line: string): Promise<{ line: string; listed: string[] }> {
+    await this.term.keys('C-l');
+    await this.term.waitFor(/^\$$/, 10_000);
+    await this.term.type(line);
+    const typed = await this.term.waitFor(new RegExp(`^\\$ ${escapeRegExp(line.trimEnd())}$`));
+    await this.term.keys('Tab');
+    // ws __complete answers, then the shell redraws: wait for a change that holds.
+    let screen = typed;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      const now = await this.term.screen();
+      if (now !== typed && now === screen) break;
+      screen = now;
+    }
+    for (const key of this.cancel) await this.term.keys(key);
+    // The prompt's lines start with "$" (bash lists under the old prompt, then prints a new
+    // one; fish lists under the prompt); the others are the matches.
+    const lines = screen.split('\n').filter((l) => l.trim() !== '');
+    const prompts = lines.filter((l) => l.startsWith('$'));
+    return {
+      line: prompts.at(-1)!.replace(/^\$ ?/, '').trimEnd(),
+      listed: lines
+        .filter((l) => !l.startsWith('$'))
+        .flatMap((l) => l.trim().split(/\s{2,}/))
+        .filter((v) => !/^\(.*\)$/.test(v)),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.term.close();
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Press Tab after each line and check what the shell shows: one match completes the line
+ * (a space in it written "\ "), several are listed as `shown` displays each.
+ */
+async function assertOffers(
+  shell: ShellAtTerminal,
+  cases: readonly (readonly [string, readonly string[]])[],
+  shown: (line: string, value: string) => string,
+): Promise<void> {
+  for (const [line, offered] of cases) {
+    const got = await shell.tab(line);
+    if (offered.length === 1) {
+      const word = line.split(/\s/).at(-1)!;
+      const done = shown(line, offered[0]!).replace(/ /g, '\\ ');
+      const start = line.length - shown(line, word).length;
+      assert.equal(got.line, `${line.slice(0, start)}${done}`, line);
+      assert.deepEqual(got.listed, [], line);
+    } else {
+      assert.equal(got.line, line.trimEnd(), line);
+      assert.deepEqual([...got.listed].sort(), offered.map((o) => shown(line, o)).sort(), line);
+    }
+  }
+}
+
+/** A bash start-up file: a plain prompt, matches listed at the first Tab, one a line. */
+function bashrc(load: string): string {
+  const file = join(home, 'bashrc');
+  writeFileSync(
+    file,
+    [
+      "PS1='$ '",
+      "bind 'set show-all-if-ambiguous on'",
+      "bind 'set completion-display-width 0'",
+      "bind 'set completion-query-items 0'",
+      "bind 'set page-completions off'",
+      "bind 'set bell-style none'",
+      load,
+      '',
+    ].join('\n'),
+  );
+  return file;
 }
 
 describe('completion in bash', { skip: missing('bash') }, () => {
-  /** Install as the README says, then complete each line through the function `complete -p ws` names. */
-  function complete(install: string, lines: readonly string[]): string[][] {
-    const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-    const script = [
-      install,
-      'fn=$(complete -p ws | sed -E "s/.* -F ([^ ]+) .*/\\1/")',
-      ...lines.map((line) => {
-        const words = bashWords(line);
-        return [
-          `COMP_LINE=${q(line)}; COMP_POINT=\${#COMP_LINE}`,
-          `COMP_WORDS=(${words.map(q).join(' ')}); COMP_CWORD=${words.length - 1}`,
-          `COMPREPLY=(); "$fn" ws "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"`,
-          `printf "%s\\n" "\${COMPREPLY[@]}"; echo ---`,
-        ].join('\n');
-      }),
-    ].join('\n');
-    const r = sh('bash', ['--norc', '--noprofile', '-c', script]);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, '');
-    return r.stdout
-      .split('---\n')
-      .slice(0, lines.length)
-      .map((block) => block.split('\n').filter((l) => l !== ''));
-  }
-
-  it('offers commands, object types, flag values, slugs, options, profiles, views and files', () => {
-    const got = complete(
-      'source <(ws completion bash)',
-      CASES.map(([line]) => line),
+  it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
+    const shell = new ShellAtTerminal(
+      ['bash', '--noprofile', '--rcfile', bashrc('source <(ws completion bash)'), '-i'],
+      ['C-u'],
     );
-    CASES.forEach(([line, offered], i) => {
-      // bash replaces only the part after its last word break (= or :) with the value.
-      const cut = line
-        .split(/\s/)
-        .at(-1)!
-        .replace(/^.*[=:]/, '');
-      const expected = offered.map((o) => {
-        const word = line.split(/\s/).at(-1)!;
-        return (
-          word.includes('=') || word.includes(':') ? o.slice(word.length - cut.length) : o
-        ).replace(/ /g, '\\ ');
-      });
-      assert.deepEqual(got[i]!.sort(), expected.sort(), line);
-    });
+    try {
+      await shell.start();
+      await assertOffers(shell, CASES, afterBreak);
+    } finally {
+      await shell.close();
+    }
   });
 
-  it("works installed in bash-completion's directory, as the README says", () => {
+  it("works installed in bash-completion's directory, as the README says", async () => {
     install(
       'bash',
       'mkdir -p ~/.local/share/bash-completion/completions && ws completion bash > ~/.local/share/bash-completion/completions/ws',
     );
-    const [types] = complete('source ~/.local/share/bash-completion/completions/ws', [
-      'ws records list ',
-    ]);
-    assert.deepEqual(types!.sort(), RECORD_TYPES);
+    const shell = new ShellAtTerminal(
+      [
+        'bash',
+        '--noprofile',
+        '--rcfile',
+        bashrc('source ~/.local/share/bash-completion/completions/ws'),
+        '-i',
+      ],
+      ['C-u'],
+    );
+    try {
+      await shell.start();
+      await assertOffers(shell, [['ws records list ', RECORD_TYPES]], afterBreak);
+    } finally {
+      await shell.close();
+    }
   });
 });
 
@@ -213,39 +292,46 @@ describe('completion in zsh', { skip: missing('zsh') }, () => {
 });
 
 describe('completion in fish', { skip: missing('fish') }, () => {
-  /** Complete each line in fish (`load` run first; user config read only without one). */
-  function complete(lines: readonly string[], load?: string): string[][] {
-    const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-    const script = [load ?? '', ...lines.map((l) => `complete -C ${q(l)}; echo ---`)].join('\n');
-    const r = sh('fish', [...(load ? ['--no-config'] : []), '-c', script]);
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout
-      .split('---\n')
-      .slice(0, lines.length)
-      .map((block) =>
-        block
-          .split('\n')
-          .filter((l) => l !== '')
-          .map((l) => l.split('\t')[0]!),
-      );
-  }
-
-  it('offers commands, object types, flag values, slugs, options, profiles, views and files', () => {
-    const got = complete(
-      CASES.map(([line]) => line),
-      'ws completion fish | source',
+  /** An interactive fish with a plain prompt, no autosuggestions, after `load`. */
+  const fish = (load: string, config = false) =>
+    new ShellAtTerminal(
+      [
+        'fish',
+        ...(config ? [] : ['--no-config']),
+        '-i',
+        '-C',
+        [
+          'function fish_prompt; echo -n "\\$ "; end',
+          'function fish_greeting; end',
+          'set -g fish_autosuggestion_enabled 0',
+          load,
+        ].join('; '),
+      ],
+      ['Escape', 'C-u'],
     );
-    CASES.forEach(([line, offered], i) => {
-      assert.deepEqual(got[i]!.sort(), [...offered].sort(), line);
-    });
+
+  it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
+    const shell = fish('ws completion fish | source');
+    try {
+      await shell.start();
+      await assertOffers(shell, CASES, (_line, value) => value);
+    } finally {
+      await shell.close();
+    }
   });
 
-  it('works installed in ~/.config/fish/completions, as the README says', () => {
+  it('works installed in ~/.config/fish/completions, as the README says', async () => {
     install(
       'fish',
       'mkdir -p ~/.config/fish/completions && ws completion fish > ~/.config/fish/completions/ws.fish',
     );
-    const [types] = complete(['ws records list ']);
-    assert.deepEqual(types!.sort(), RECORD_TYPES);
+    // fish reads the user's configuration, and so finds the file by itself.
+    const shell = fish('true', true);
+    try {
+      await shell.start();
+      await assertOffers(shell, [['ws records list ', RECORD_TYPES]], (_line, value) => value);
+    } finally {
+      await shell.close();
+    }
   });
 });
