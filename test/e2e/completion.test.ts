@@ -207,6 +207,22 @@ async function assertOffers(
   }
 }
 
+/** Start the shell of `argv` at a terminal, check each case there, then close it. */
+async function assertOffersAtTerminal(
+  argv: string[],
+  cancel: string[],
+  cases: readonly (readonly [string, readonly string[]])[],
+  shown: (line: string, value: string) => string,
+): Promise<void> {
+  const shell = new ShellAtTerminal(argv, cancel);
+  try {
+    await shell.start();
+    await assertOffers(shell, cases, shown);
+  } finally {
+    await shell.close();
+  }
+}
+
 /** A bash start-up file: a plain prompt, matches listed at the first Tab, one a line. */
 function bashrc(load: string): string {
   const file = join(home, 'bashrc');
@@ -228,16 +244,12 @@ function bashrc(load: string): string {
 
 describe('completion in bash', { skip: missing('bash') }, () => {
   it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
-    const shell = new ShellAtTerminal(
+    await assertOffersAtTerminal(
       ['bash', '--noprofile', '--rcfile', bashrc('source <(ws completion bash)'), '-i'],
       ['C-u'],
+      CASES,
+      afterBreak,
     );
-    try {
-      await shell.start();
-      await assertOffers(shell, CASES, afterBreak);
-    } finally {
-      await shell.close();
-    }
   });
 
   it("works installed in bash-completion's directory, as the README says", async () => {
@@ -245,7 +257,7 @@ describe('completion in bash', { skip: missing('bash') }, () => {
       'bash',
       'mkdir -p ~/.local/share/bash-completion/completions && ws completion bash > ~/.local/share/bash-completion/completions/ws',
     );
-    const shell = new ShellAtTerminal(
+    await assertOffersAtTerminal(
       [
         'bash',
         '--noprofile',
@@ -254,13 +266,9 @@ describe('completion in bash', { skip: missing('bash') }, () => {
         '-i',
       ],
       ['C-u'],
+      [['ws records list ', RECORD_TYPES]],
+      afterBreak,
     );
-    try {
-      await shell.start();
-      await assertOffers(shell, [['ws records list ', RECORD_TYPES]], afterBreak);
-    } finally {
-      await shell.close();
-    }
   });
 });
 
@@ -292,9 +300,13 @@ describe('completion in zsh', { skip: missing('zsh') }, () => {
 });
 
 describe('completion in fish', { skip: missing('fish') }, () => {
-  /** An interactive fish with a plain prompt, no autosuggestions, after `load`. */
-  const fish = (load: string, config = false) =>
-    new ShellAtTerminal(
+  /** Check the cases in an interactive fish with a plain prompt, no autosuggestions, after `load`. */
+  const fish = (
+    load: string,
+    cases: readonly (readonly [string, readonly string[]])[],
+    config = false,
+  ) =>
+    assertOffersAtTerminal(
       [
         'fish',
         ...(config ? [] : ['--no-config']),
@@ -308,16 +320,12 @@ describe('completion in fish', { skip: missing('fish') }, () => {
         ].join('; '),
       ],
       ['Escape', 'C-u'],
+      cases,
+      (_line, value) => value,
     );
 
   it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
-    const shell = fish('ws completion fish | source');
-    try {
-      await shell.start();
-      await assertOffers(shell, CASES, (_line, value) => value);
-    } finally {
-      await shell.close();
-    }
+    await fish('ws completion fish | source', CASES);
   });
 
   it('works installed in ~/.config/fish/completions, as the README says', async () => {
@@ -326,12 +334,6 @@ describe('completion in fish', { skip: missing('fish') }, () => {
       'mkdir -p ~/.config/fish/completions && ws completion fish > ~/.config/fish/completions/ws.fish',
     );
     // fish reads the user's configuration, and so finds the file by itself.
-    const shell = fish('true', true);
-    try {
-      await shell.start();
-      await assertOffers(shell, [['ws records list ', RECORD_TYPES]], (_line, value) => value);
-    } finally {
-      await shell.close();
-    }
+    await fish('true', [['ws records list ', RECORD_TYPES]], true);
   });
 });
