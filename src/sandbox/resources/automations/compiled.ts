@@ -1,12 +1,13 @@
 // Compiled automations kept for reuse, per store, across definition changes and resets.
 // Compiling an automation (src/automations/evaluate.ts) is quick, but each compile makes new
-// functions, and the code that runs them on every write (the firing loop, the evaluator)
-// is optimised by Node for the functions it last saw: new ones make it start over, which
-// costs more than the rest of firing for an import of 20,000 rows. So an automation whose
-// conditions, and the definitions they were read against, are the same as one compiled
-// before is given that compile again: a test suite that resets the sandbox and makes the
-// same automations, or a definition change that leaves an automation's properties as they
-// were, keeps its code warm.
+// functions, and Node optimises the code that runs them on every write (the firing loop,
+// the evaluator) for the functions it has seen: when those are dropped (a reset, a change
+// of automations or definitions dropped every compile) that code is thrown away and
+// optimised again, which cost an import of 20,000 rows more than the rest of firing (see
+// bench/sandbox-automations.mjs). So a compile is kept, and an automation whose conditions,
+// and the definitions they were read against, are the same as one compiled before is given
+// that compile again: a test suite that resets the sandbox and makes the same automations,
+// or a definition change that leaves an automation's properties as they were, keeps it.
 //
 // An entry is found by the team, the object type and the fields that decide firing (kind,
 // changeset, state, enabled, on_create, on_delete, list_id: not the name, id or actions), and
