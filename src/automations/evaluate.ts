@@ -186,10 +186,13 @@ export function compileAutomation(
         ),
       )
     : undefined;
-  // One object of one class for every automation: its methods are the same functions
-  // whatever it compiled (no closure per automation around them), so the code that calls
-  // them stays optimised when automations come and go.
-  return new Rules(automation, objectType, changeset, state, problems);
+  const rules = new Rules(automation, objectType, changeset, state);
+  // Functions, not methods: a caller may take them off the object.
+  return {
+    problems,
+    fires: (change) => rules.fires(change),
+    explain: (change) => rules.explain(change),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -507,8 +510,7 @@ function combine(combinator: Combinator, verdicts: readonly boolean[]): boolean 
   return combinator === 'OR' ? verdicts.some(Boolean) : verdicts.every(Boolean);
 }
 
-class Rules implements CompiledAutomation {
-  readonly problems: readonly AutomationProblem[];
+class Rules {
   private readonly automation: AutomationSpec;
   private readonly objectType: string;
   private readonly changeset: Group<SlugChange> | undefined;
@@ -526,9 +528,7 @@ class Rules implements CompiledAutomation {
     objectType: string,
     changeset: Group<SlugChange> | undefined,
     state: Group<StateCondition> | undefined,
-    problems: readonly AutomationProblem[],
   ) {
-    this.problems = problems;
     this.automation = automation;
     this.objectType = objectType;
     this.changeset = changeset;
