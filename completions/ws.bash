@@ -222,7 +222,7 @@ _ws() {
     'import status') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --wait --timeout --help' ;;
     'import jobs') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --limit --help' ;;
     'sandbox') words='start status stop --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
-    'sandbox start') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --host --port --api-key --team-id --data --seed --latency --fail-rate --fail-after-commit --rate-limit --webhooks-preview --strict-webhook-urls --webhook-timeout --webhook-retry-delays --no-profile --detach --help' ;;
+    'sandbox start') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --host --port --api-key --team-id --data --fsync --seed --latency --fail-rate --fail-after-commit --rate-limit --webhooks-preview --strict-webhook-urls --webhook-timeout --webhook-retry-delays --no-profile --detach --help' ;;
     'sandbox status') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'sandbox stop') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'views') words='create list ls get update show delete rm --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
