@@ -277,7 +277,7 @@ export class RecordsModel implements Slice {
 
   /** A record from the journal: added at the end of its type, or replacing its old self. */
   loadEntry(key: string, value: unknown): void {
-    const at = `store.slices.records[${JSON.stringify(key)}]`;
+    const at = `store.slices.records.${key}`;
     const [type, id] = splitKey(key, at);
     const table = this.table(type);
     const old = table.rows.get(id);
