@@ -352,6 +352,9 @@ export class Journal {
    */
   commit(): void {
     if (this.closed) return;
+    if (this.dirty.size === 0 && !this.clockDirty && !this.replaced && this.unwritten === '') {
+      return; // a read
+    }
     const lines = [this.unwritten];
     if (this.replaced) lines.push('{"r":1}\n');
     if (this.clockDirty) lines.push(`{"c":${this.store.clock.offsetMs}}\n`);
