@@ -2,7 +2,7 @@
 // against a sandbox without --data measured in the same run:
 //
 //   node bench/sandbox-persist.mjs [--records N] [--runs N] [--kills N]
-//   (defaults: 100,000 records, 5 runs, 10 kills; `npm run build` first: the kills run bin/ws.js)
+//   (defaults: 100,000 records, 5 runs, 20 kills; `npm run build` first: the kills run bin/ws.js)
 //
 // On a busy machine, read the CPU time of the load and the ratios rather than wall times.
 //
@@ -32,7 +32,7 @@ const arg = (name, fallback) => {
 };
 const N = arg('--records', 100_000);
 const RUNS = arg('--runs', 5);
-const KILLS = arg('--kills', 10);
+const KILLS = arg('--kills', 20);
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-persist-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
