@@ -55,7 +55,7 @@ function rewritings(body: Buffer): { label: string; bytes: string }[] {
 function ago(seconds: number): string {
   const s = Math.abs(seconds);
   const span =
-    s >= 7200 ? `${Math.round(s / 3600)} h` : s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
+    s >= 3600 ? `${Math.round(s / 3600)} h` : s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
   return seconds >= 0 ? `${span} ago` : `${span} in the future`;
 }
 

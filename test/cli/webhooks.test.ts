@@ -33,7 +33,17 @@ beforeEach(async () => {
 afterEach(() => receiver.close());
 
 /** Create a webhook through ws (no waiting); gives the create answer. */
-async function create(name: string, url = receiver.url): Promise<Record<string, any>> {
+async function create(
+  name: string,
+  url = receiver.url,
+): Promise<{
+  id: string;
+  secret: string;
+  name: string;
+  url: string;
+  verification: { status: string };
+  verification_token: string;
+}> {
   const r = await runWs(['webhooks', 'create', '--name', name, '--url', url, '--json'], { env });
   assert.equal(r.code, 0, r.stderr);
   const created = JSON.parse(r.stdout);
