@@ -64,7 +64,6 @@ export function receivedRow(r: Received): Row {
     webhook_id: r.webhookId,
     signature: r.signature.valid ? 'valid' : 'invalid',
     ...(r.signature.valid ? {} : { signature_error: r.signature.detail }),
-    skipped: r.skipped,
     answered: r.answered,
     forward: r.forward
       ? { url: r.forward.url, status: r.forward.status, ms: r.forward.ms, error: r.forward.error }
@@ -137,6 +136,8 @@ export class ListenOutput {
       this.early.push(r);
       return;
     }
+    // A delivery left out by --events is acknowledged and counted, not shown.
+    if (r.kind === 'delivery' && r.skipped) return;
     if (this.writer) {
       if (this.json || r.kind === 'delivery') this.push([receivedRow(r)]);
       return;
@@ -152,7 +153,6 @@ export class ListenOutput {
       io.println(`${c.dim(time)}  ${'verification'.padEnd(16)}  handshake  ${tail}`);
       return;
     }
-    if (r.skipped) return;
     const id = r.deliveryId || '(no delivery id)';
     if (!r.signature.valid) {
       io.println(
