@@ -25,18 +25,20 @@ export interface StartedImport {
 
 /**
  * POST /v2/prism/{teamId}/{objectType}/import. `body` is the import body, or its JSON
- * already serialised (the import pipeline builds it as rows arrive).
+ * already serialised, as text or UTF-8 bytes (the import pipeline builds it as rows arrive).
  */
 export async function importRecords(
   client: ApiClient,
   objectType: RecordType,
-  body: ImportBody | string,
+  body: ImportBody | string | Buffer,
   opts: { idempotencyKey: string; signal?: AbortSignal | undefined },
 ): Promise<StartedImport> {
   const res = await client.request<StartedImport['job']>({
     method: 'POST',
     path: ['v2', 'prism', client.teamId, objectType, 'import'],
-    ...(typeof body === 'string' ? { rawBody: body, contentType: 'application/json' } : { body }),
+    ...(typeof body === 'string' || Buffer.isBuffer(body)
+      ? { rawBody: body, contentType: 'application/json' }
+      : { body }),
     idempotencyKey: opts.idempotencyKey,
     signal: opts.signal,
   });

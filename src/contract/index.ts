@@ -145,6 +145,21 @@ function decodePointer(instancePath: string): string[] {
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/**
+ * A field path as the API names it: property names joined by dots, array positions in
+ * brackets (`body.actions[2].delay_seconds`), read from the data the pointer walks.
+ */
+function fieldPath(prefix: readonly string[], data: unknown, pointer: string): string[] {
+  const path = [...prefix];
+  let node = data;
+  for (const part of decodePointer(pointer)) {
+    if (Array.isArray(node) && path.length > 0) path[path.length - 1] += `[${part}]`;
+    else path.push(part);
+    node = isPlainObject(node) || Array.isArray(node) ? (node as Obj)[part] : undefined;
+  }
+  return path;
+}
+
 class LoadedContract implements Contract {
   private readonly doc: Obj;
   private readonly ops = new Map<string, OperationInfo>();
@@ -255,7 +270,7 @@ class LoadedContract implements Contract {
     const input: Obj = { ...groups };
     if (req.body !== undefined) input.body = req.body;
     if (validator.validate(input)) return [];
-    return this.fieldErrors(validator.validate.errors ?? [], []);
+    return this.fieldErrors(validator.validate.errors ?? [], [], input);
   }
 
   validateResponse(
@@ -285,7 +300,7 @@ class LoadedContract implements Contract {
     } else {
       const validate = this.bodyValidator(`${operationId} ${key}`, schema);
       if (!validate(res.body)) {
-        for (const e of this.fieldErrors(validate.errors ?? [], ['body'])) {
+        for (const e of this.fieldErrors(validate.errors ?? [], ['body'], res.body)) {
           problems.push(`${label}: ${e.field} ${e.message}`);
         }
       }
@@ -418,7 +433,7 @@ class LoadedContract implements Contract {
         schema,
       );
       if (!validate(coerced)) {
-        for (const e of this.fieldErrors(validate.errors ?? [], [`header ${name}`])) {
+        for (const e of this.fieldErrors(validate.errors ?? [], [`header ${name}`], coerced)) {
           problems.push(`${label}: ${e.field} ${e.message}`);
         }
       }
@@ -499,7 +514,8 @@ class LoadedContract implements Contract {
   }
 
   /**
-   * Ajv errors as field errors: dotted fields under `prefix`, readable messages, stable codes.
+   * Ajv errors as field errors: fields under `prefix` (dotted, array positions in brackets, as
+   * `data` shows them), readable messages, stable codes.
    *
    * A failed `anyOf`/`oneOf` is preceded by the errors of its branches (Ajv reports them as one
    * contiguous run at or below the combinator's instance path). When some branch got past the
@@ -508,7 +524,7 @@ class LoadedContract implements Contract {
    * answer is one type error listing the accepted types. A schema's `x-ws-messages` entry for the
    * combinator replaces the whole run with its message.
    */
-  private fieldErrors(errors: ErrorObject[], prefix: string[]): FieldError[] {
+  private fieldErrors(errors: ErrorObject[], prefix: string[], data: unknown): FieldError[] {
     const dropped = new Set<ErrorObject>();
     const overrides = new Map<ErrorObject, { code: string; message: string }>();
     const under = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
@@ -542,7 +558,7 @@ class LoadedContract implements Contract {
     const seen = new Set<string>();
     for (const e of errors) {
       if (dropped.has(e)) continue;
-      const fe = { ...this.fieldError(e, prefix), ...overrides.get(e) };
+      const fe = { ...this.fieldError(e, prefix, data), ...overrides.get(e) };
       const key = `${fe.field}\u0000${fe.code}\u0000${fe.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -558,8 +574,8 @@ class LoadedContract implements Contract {
     return typeof message === 'string' ? message : undefined;
   }
 
-  private fieldError(e: ErrorObject, prefix: string[]): FieldError {
-    const path = [...prefix, ...decodePointer(e.instancePath)];
+  private fieldError(e: ErrorObject, prefix: string[], data: unknown): FieldError {
+    const path = fieldPath(prefix, data, e.instancePath);
     const p = e.params as Record<string, unknown>;
     let code = snake(e.keyword);
     let message = e.message ?? 'is invalid';

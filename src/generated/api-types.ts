@@ -645,11 +645,26 @@ export interface paths {
         };
         /**
          * List triggered automations
-         * @description Without `list_id`, the automations owned by the path team are returned. `cursor` supersedes `page` and `limit`.
+         * @description In creation order. Without `list_id`, the automations owned by the path team are returned
+         *     (those of every list and of none); with it, that list's. `cursor` supersedes `page` and
+         *     `limit` (a cursor carries its page size; one from another listing is 400 `query.cursor`).
+         *     `limit: 0` answers no automation and says in `has_more` whether there is any, with a
+         *     `next_cursor` for the first page.
          */
         get: operations["listAutomations"];
         put?: never;
-        /** Create a triggered automation */
+        /**
+         * Create a triggered automation
+         * @description Answers 201 with the automation and its `etag`. Besides the body's shape, the automation is
+         *     checked against the object type's property definitions (on its `list_id` when given): every
+         *     slug of the changeset and every path of the state exists (state paths may follow references,
+         *     changeset slugs may not), every operand reads in its property's type (select options by slug,
+         *     id or display value), a wait's `cron_expression` has 5 fields and matches a date to come, its
+         *     `timezone` is an IANA name, an email `subject` parses as Liquid, recipient properties are
+         *     contact properties. Each problem is one entry of `errors[]` naming its field
+         *     (`body.changeset.filter[0].stage.to.=`, `body.actions[2].cron_expression`).
+         *     Defaults: `enabled` true; on lifecycle automations `on_create` and `on_delete` false.
+         */
         post: operations["createAutomation"];
         delete?: never;
         options?: never;
@@ -673,13 +688,19 @@ export interface paths {
         get: operations["getAutomation"];
         /**
          * Replace a triggered automation
-         * @description Idempotent full replacement of the automation and its filter trees; the body has the shape of a create.
+         * @description Idempotent full replacement of the automation and its filter trees; the body has the shape
+         *     of a create and is checked as a create is (fields left out take their defaults). An
+         *     automation read back can be sent back: read-only fields (`id`, `team_id`, timestamps) are
+         *     ignored. The `etag` changes only when the automation does. Runs already started go on with
+         *     the actions they started with. An unknown id is 404 (a PUT never creates).
          */
         put: operations["replaceAutomation"];
         post?: never;
         /**
          * Delete a triggered automation
-         * @description Deletes the automation and its filter trees. Answers 204 with no body (the sandbox's choice; the hosted status is not published).
+         * @description Deletes the automation and its filter trees. Answers 204 with no body (the sandbox's choice;
+         *     the hosted status is not published). Its runs waiting on a wait step are cancelled. Deleting
+         *     it again is 404.
          */
         delete: operations["deleteAutomation"];
         options?: never;
@@ -1456,9 +1477,12 @@ export interface components {
             type: "wait";
             /** @description Relative delay in seconds. */
             delay_seconds?: number;
-            /** @description Cron expression (dialect not published). */
+            /**
+             * @description Cron expression (the hosted dialect is not published; the sandbox takes 5 fields, minute
+             *     hour day-of-month month day-of-week, and when both day fields are restricted either matches).
+             */
             cron_expression?: string;
-            /** @description IANA time zone name used for the cron expression. */
+            /** @description IANA time zone name used for the cron expression (default UTC); a delay ignores it. */
             timezone?: string;
         } & (unknown | unknown);
         /** @description Sends an email to each contact of the recipient view (re-evaluated at each send step). */
@@ -1512,17 +1536,22 @@ export interface components {
             changeset?: components["schemas"]["Changeset"] | null;
             /** @description Required on lifecycle automations; an optional precondition on update automations. */
             state?: components["schemas"]["StateFilter"] | null;
+            /** @description Default true; a disabled automation never fires. */
             enabled?: boolean;
-            /** @description Lifecycle automations only. */
-            on_create?: boolean;
-            /** @description Lifecycle automations only. */
-            on_delete?: boolean;
-            /** Format: uuid */
-            list_id?: string;
+            /** @description Lifecycle automations only (true is 400 on an update automation); default false. */
+            on_create?: boolean | null;
+            /** @description Lifecycle automations only (true is 400 on an update automation); default false. */
+            on_delete?: boolean | null;
+            /**
+             * Format: uuid
+             * @description Fire only for members of this list; its own properties may be named.
+             */
+            list_id?: string | null;
         } & (unknown & unknown);
         TriggeredAutomation: {
             /** Format: uuid */
             id: string;
+            object_type?: components["schemas"]["AutomationObjectType"];
             kind: components["schemas"]["AutomationKind"];
             name: string;
             actions?: components["schemas"]["ActionItem"][];

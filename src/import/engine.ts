@@ -16,11 +16,20 @@ import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
+import { ByteList } from './bytes.ts';
+import { capYoungGeneration } from './heap.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
 import type { ColumnPlan } from './mapping.ts';
 import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
 import type { CsvEvent } from './reader.ts';
-import { bodyOf, type ChunkResult, JobPacer, type RowOutcome, sendChunk } from './send.ts';
+import {
+  bodySuffix,
+  type ChunkResult,
+  JobPacer,
+  type RowOutcome,
+  sameOutcome,
+  sendChunk,
+} from './send.ts';
 import {
   type Checkpoint,
   type Counts,
@@ -101,11 +110,13 @@ interface Chunk {
   lastLine: number;
   rows: number;
   blank: number;
+  /** Characters of the objects' JSON (with a comma each): the chunk closes at MAX_BODY_BYTES. */
   bytes: number;
-  objects: string[];
+  /** The request body as it is built: `{"objects":[` and each object's JSON. */
+  objects: ByteList;
   /** Line and text of each object's row (its fields are split again if the API rejects it). */
   lines: number[];
-  raws: string[];
+  raws: ByteList;
   /** Rows that failed before sending. */
   local: FailedRow[];
   prefixHash: string;
@@ -123,6 +134,8 @@ interface ActiveColumn {
   key: string;
   /** Taken as it is (no typing). */
   text: boolean;
+  /** A number property. */
+  number: boolean;
   required: boolean;
   typed: Map<string, TypedCell>;
 }
@@ -156,6 +169,8 @@ export class ImportEngine {
   private strictError: UsageError | undefined;
   private readonly pacer = new JobPacer();
   private lastCheckpointAt = 0;
+  /** Bytes to start a chunk's buffers with. */
+  private capacity = { objects: 64 * 1024, raws: 64 * 1024 };
 
   constructor(o: EngineOptions) {
     this.o = o;
@@ -169,6 +184,7 @@ export class ImportEngine {
         header: c.header,
         key: `${JSON.stringify(c.def.slug)}:`,
         text: kindOf(c.def.type) === 'text',
+        number: kindOf(c.def.type) === 'number',
         required: c.def.required === true,
         typed: new Map(),
       }));
@@ -229,6 +245,13 @@ export class ImportEngine {
    * text is kept, up to TYPED_PER_COLUMN of them per column.
    */
   private typed(c: ActiveColumn, text: string): TypedCell {
+    // A number written as JSON writes it (`42`, `-7.5`): the same JSON typeCell would give,
+    // without the cache, which amounts and ids would fill with values seen once.
+    if (c.number) {
+      const n = +text;
+      if (Number.isFinite(n) && String(n) === text)
+        return { json: text, empty: false, error: undefined };
+    }
     const known = c.typed.get(text);
     if (known) return known;
     let cell: TypedCell;
@@ -272,9 +295,9 @@ export class ImportEngine {
       rows: 0,
       blank: 0,
       bytes: 0,
-      objects: [],
+      objects: new ByteList('{"objects":[', ',', this.capacity.objects),
       lines: [],
-      raws: [],
+      raws: new ByteList('', '', this.capacity.raws),
       local: [],
       prefixHash: '',
     };
@@ -303,6 +326,7 @@ export class ImportEngine {
           if (this.strictError) break;
         }
         if (this.stopped || this.fatal !== undefined || this.strictError) break;
+        capYoungGeneration();
         // Not raced with the stop signal: a race with a promise that stays pending would
         // keep every event alive. A file answers at once; a pipe ends with its writer.
         const next = await o.events.next();
@@ -395,9 +419,11 @@ export class ImportEngine {
       }
       return;
     }
+    // The next chunks start with the room this one took.
+    this.capacity = { objects: chunk.objects.bytes + 1024, raws: chunk.raws.bytes + 1024 };
     if (o.dryRun || chunk.objects.length === 0 || !o.client) {
       this.finish(chunk, {
-        rows: chunk.objects.map(() => ({ id: null, status: 'created', error: null })),
+        rows: sameOutcome(chunk.objects.length, { id: null, status: 'created', error: null }),
         jobs: [],
       });
       return;
@@ -414,7 +440,7 @@ export class ImportEngine {
     this.counts.sent += chunk.objects.length;
     o.onChange?.();
     const optionsJson = o.apiOptions ? JSON.stringify(o.apiOptions) : undefined;
-    const body = bodyOf(chunk.objects, optionsJson);
+    const body = chunk.objects.finish(bodySuffix(optionsJson));
     const client = o.client;
     sendChunk(
       client,
@@ -476,7 +502,8 @@ export class ImportEngine {
           `{"line":${f.line},"id":null,"status":"failed","error":${JSON.stringify({ code: f.code, message: f.message })}}\n`,
         );
       };
-      result.rows.forEach((r: RowOutcome, i) => {
+      for (let i = 0; i < result.rows.length; i++) {
+        const r: RowOutcome = result.rows.at(i)!;
         const line = chunk.lines[i]!;
         if (wantLines) {
           while (li < chunk.local.length && chunk.local[li]!.line < line) localLine();
@@ -485,16 +512,16 @@ export class ImportEngine {
             `{"line":${line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)}}\n`,
           );
         }
-        if (o.dryRun) return;
+        if (o.dryRun) continue;
         if (r.status === 'pending') {
           this.pending++;
-          return;
+          continue;
         }
         if (r.status === 'failed') {
           c.rejected++;
           failedRows.push({
             line,
-            fields: o.splitRow(chunk.raws[i]!),
+            fields: o.splitRow(chunk.raws.at(i)!),
             raw: '',
             code: r.error?.code ?? 'failed',
             message: r.error?.message ?? 'failed',
@@ -502,7 +529,7 @@ export class ImportEngine {
         } else if (r.status === 'created') c.created++;
         else if (r.status === 'updated') c.updated++;
         else c.unchanged++;
-      });
+      }
       while (wantLines && li < chunk.local.length) localLine();
       failedRows.sort((a, b) => a.line - b.line);
       c.failed += failedRows.length;

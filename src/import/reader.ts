@@ -1,4 +1,4 @@
-// Reading CSV as a stream of events with line numbers, on csv-parse (loaded lazily).
+// Reading CSV as a stream of events with line numbers, on the tokenizer of csv.ts.
 //
 // - The delimiter is detected from the first 64 KiB unless given.
 // - Quoted fields may hold delimiters, newlines and doubled quotes.
@@ -6,11 +6,12 @@
 // - A row with the wrong number of fields is reported as broken (extra empty fields at the
 //   end of a row are dropped quietly: spreadsheets write them).
 // - An unclosed quote swallows the lines after it into one field. When a quoted field that
-//   spans lines turns out to be malformed (csv-parse falls back to reading it literally, or
-//   reaches the end of the input with the quote still open), the line where the quote opened
-//   is reported as broken and the lines it swallowed are read again as rows of their own.
-import type { Parser } from 'csv-parse';
+//   spans lines turns out to be malformed (the tokenizer falls back to reading it literally,
+//   or reaches the end of the input with the quote still open), the line where the quote
+//   opened is reported as broken and the lines it swallowed are read again as rows of their
+//   own.
 import { UsageError, WsError } from '../errors.ts';
+import { type CsvItem, CsvTokenizer, tokenize } from './csv.ts';
 import { detectDelimiter } from './delimiter.ts';
 import type { RunningHash } from './keys.ts';
 
@@ -30,22 +31,12 @@ export type CsvEvent =
 
 export type BrokenCode = 'unclosed_quote' | 'field_count' | 'malformed_row';
 
-/** One item from csv-parse: a record with its raw text, or a skipped one with its error. */
-interface Item {
-  seq: number;
-  fields?: string[];
-  raw: string;
-  error?: { code: string; message: string };
-}
-
 export interface ReadOptions {
   /** Default: detected. */
   delimiter?: string | undefined;
   /** Told the delimiter once it is known. */
   onDelimiter?: (d: string) => void;
 }
-
-type SyncParse = (input: string, options: unknown) => unknown;
 
 /** Most text read again after an unclosed quote before giving up on finding its end. */
 const MAX_PENDING = 1024 * 1024;
@@ -70,42 +61,8 @@ function innerLineEnds(raw: string): number {
 }
 
 /**
- * Options of csv-parse: records and skipped records go to `items`, in order (with `push`,
- * records are not handed on to the parser's readable side).
- */
-function parserOptions(delimiter: string, items: Item[], counter: { seq: number }, push: boolean) {
-  return {
-    delimiter,
-    bom: true,
-    raw: true,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_records_with_error: true,
-    on_record: (r: { record: string[]; raw: string }) => {
-      const item: Item = { seq: counter.seq++, fields: r.record, raw: r.raw };
-      if (!push) return item;
-      items.push(item);
-      return null;
-    },
-    on_skip: (err: { code?: string; message: string; raw?: string } | undefined, raw?: string) => {
-      if (!err) return;
-      const item: Item = {
-        seq: counter.seq++,
-        raw: err.raw ?? raw ?? '',
-        error: { code: err.code ?? 'CSV_ERROR', message: err.message },
-      };
-      items.push(item);
-    },
-  };
-}
-
-/**
  * The events of a CSV text, in batches (one per piece of text read): first the header,
  * then rows, blank lines and broken rows in the order of the input.
- *
- * csv-parse runs as a push parser: its `on_record` and `on_skip` hooks collect records and
- * skipped ones in order, and nothing goes through its readable side (which would cost a
- * stream hand-over per record).
  */
 export async function* readCsv(
   text: AsyncIterable<string>,
@@ -128,62 +85,9 @@ export async function* readCsv(
   const delimiter = opts.delimiter ?? detectDelimiter(head.join(''), done);
   opts.onDelimiter?.(delimiter);
 
-  const [{ parse }, { parse: parseSync }] = await Promise.all([
-    import('csv-parse'),
-    import('csv-parse/sync'),
-  ]);
-  // Records are read from the parser's readable side right after each write (no hand-over
-  // per record); skipped records arrive through on_skip with the count of good records
-  // before them, which puts them back in order.
-  const skipped: (Item & { after: number })[] = [];
-  const parser: Parser = parse({
-    ...parserOptions(delimiter, [], { seq: 0 }, false),
-    on_record: undefined,
-    on_skip: (
-      err: { code?: string; message: string; raw?: string; records?: number } | undefined,
-    ) => {
-      if (!err) return;
-      skipped.push({
-        seq: 0,
-        raw: err.raw ?? '',
-        error: { code: err.code ?? 'CSV_ERROR', message: err.message },
-        after: err.records ?? 0,
-      });
-    },
-  } as never);
-  let failure: Error | undefined;
-  parser.on('error', (err) => {
-    failure ??= err;
-  });
-  let good = 0;
-  const items: Item[] = [];
-  const collect = () => {
-    for (
-      let r = parser.read() as { record: string[]; raw: string } | null;
-      r !== null;
-      r = parser.read()
-    ) {
-      while (skipped.length > 0 && skipped[0]!.after <= good) items.push(skipped.shift()!);
-      items.push({ seq: 0, fields: r.record, raw: r.raw });
-      good++;
-    }
-    if (failure) throw failure;
-  };
-  const feed = async (piece: string | undefined) => {
-    if (piece !== undefined) {
-      parser.write(piece);
-      collect();
-      return;
-    }
-    const finished = new Promise<void>((resolve) => parser.once('finish', () => resolve()));
-    parser.end();
-    collect();
-    await finished;
-    collect();
-    items.push(...skipped.splice(0));
-  };
-
-  const state = new Interpreter(delimiter, parseSync as SyncParse);
+  const tokenizer = new CsvTokenizer(delimiter);
+  const state = new Interpreter(delimiter);
+  const items: CsvItem[] = [];
   const batch = (): CsvEvent[] => {
     const out: CsvEvent[] = [];
     for (const item of items) state.take(item, out);
@@ -192,49 +96,39 @@ export async function* readCsv(
   };
   try {
     for (const piece of head.splice(0)) {
-      await feed(piece);
+      tokenizer.write(piece, items);
       yield batch();
     }
     if (!done) {
       for (let next = await source.next(); !next.done; next = await source.next()) {
-        await feed(next.value);
+        tokenizer.write(next.value, items);
         yield batch();
       }
     }
-    await feed(undefined);
+    tokenizer.end(items);
     const last = batch();
     state.end(last);
     yield last;
   } finally {
-    if (!parser.destroyed) parser.destroy();
     await source.return?.();
   }
 }
 
-/** Turns parsed items into events, keeping the line count. */
+/** Turns the tokenizer's items into events, keeping the line count. */
 class Interpreter {
   private line = 1;
   private columns: number | undefined;
   /** Text to read again after an unclosed quote, from `line`. */
   private pending: { text: string; line: number } | undefined;
   private readonly delimiter: string;
-  private readonly parseSync: SyncParse;
 
-  constructor(delimiter: string, parseSync: SyncParse) {
+  constructor(delimiter: string) {
     this.delimiter = delimiter;
-    this.parseSync = parseSync;
   }
 
-  /** Parse a small piece of text at once (the lines an unclosed quote swallowed). */
-  private reparse(text: string): Item[] {
-    const items: Item[] = [];
-    this.parseSync(text, parserOptions(this.delimiter, items, { seq: 0 }, true));
-    return items;
-  }
-
-  take(item: Item, out: CsvEvent[]): void {
+  take(item: CsvItem, out: CsvEvent[]): void {
     const start = this.line;
-    this.line += lineEnds(item.raw);
+    this.line += item.lineEnds >= 0 ? item.lineEnds : lineEnds(item.raw);
     if (this.pending) {
       // After a recovery, the parser's records may have split the text in the wrong places
       // (a quote it took as closing opened a field): read its text again with the rest.
@@ -256,14 +150,15 @@ class Interpreter {
    */
   private drain(final: boolean, out: CsvEvent[]): void {
     const p = this.pending!;
-    const items = this.reparse(p.text);
-    const open = items[items.length - 1]?.error?.code === 'CSV_QUOTE_NOT_CLOSED';
+    // A fresh tokenizer: the record delimiter is found again in this text.
+    const items = tokenize(p.text, this.delimiter);
+    const open = items.length > 0 && items[items.length - 1]!.fields === undefined;
     if (open && !final && p.text.length < MAX_PENDING) return;
     this.pending = undefined;
     let next = p.line;
     for (const sub of items) {
       const start = next;
-      next += lineEnds(sub.raw);
+      next += sub.lineEnds >= 0 ? sub.lineEnds : lineEnds(sub.raw);
       // A recovery among these items holds the rest of them back again.
       const held = this.held();
       if (held) held.text += sub.raw;
@@ -276,18 +171,22 @@ class Interpreter {
     return this.pending;
   }
 
-  private events(item: Item, line: number, out: CsvEvent[]): void {
-    const endLine = line + innerLineEnds(item.raw);
+  private events(item: CsvItem, line: number, out: CsvEvent[]): void {
+    // Without a line break inside, a record ends on the line it starts.
+    const endLine = item.lineEnds >= 0 ? line : line + innerLineEnds(item.raw);
     const raw = item.raw;
+    let fields = item.fields;
     if (this.columns === undefined) {
-      if (item.error) {
-        throw new WsError(`The header on line ${line} cannot be read: ${item.error.message}.`, {
-          exitCode: 2,
-          code: 'usage',
-          hint: 'Fix the first line of the file: it names the columns.',
-        });
+      if (fields === undefined) {
+        throw new WsError(
+          `The header on line ${line} cannot be read: a quote in it is never closed.`,
+          {
+            exitCode: 2,
+            code: 'usage',
+            hint: 'Fix the first line of the file: it names the columns.',
+          },
+        );
       }
-      const fields = item.fields!;
       if (isBlank(fields)) {
         out.push({ kind: 'blank', line, raw });
         return;
@@ -297,7 +196,8 @@ class Interpreter {
       return;
     }
     const spans = endLine > line;
-    if (item.error) {
+    if (fields === undefined) {
+      // A quote still open at the end of the input.
       if (spans) {
         this.recover(item, line, out);
         return;
@@ -308,15 +208,11 @@ class Interpreter {
         endLine,
         fields: [],
         raw,
-        code: item.error.code === 'CSV_QUOTE_NOT_CLOSED' ? 'unclosed_quote' : 'malformed_row',
-        message:
-          item.error.code === 'CSV_QUOTE_NOT_CLOSED'
-            ? 'a quote opened on this line is never closed'
-            : item.error.message,
+        code: 'unclosed_quote',
+        message: 'a quote opened on this line is never closed',
       });
       return;
     }
-    let fields = item.fields!;
     if (isBlank(fields)) {
       out.push({ kind: 'blank', line, raw });
       return;
@@ -346,7 +242,7 @@ class Interpreter {
    * A quote opened on `line` ran over the following lines: report that line, and read the
    * lines it swallowed again.
    */
-  private recover(item: Item, line: number, out: CsvEvent[]): void {
+  private recover(item: CsvItem, line: number, out: CsvEvent[]): void {
     LINE_END.lastIndex = 0;
     const m = LINE_END.exec(item.raw)!;
     const first = item.raw.slice(0, m.index + m[0].length);
@@ -378,20 +274,18 @@ function withoutBlankExtras(fields: string[], columns: number): string[] {
  * of the rows it has sent rather than their fields (one string a row instead of an array
  * of them, while the chunk is in flight), and splits it again for a row the API rejects.
  */
-export async function rowSplitter(
-  delimiter: string,
-  columns: number,
-): Promise<(raw: string) => string[]> {
-  const { parse } = await import('csv-parse/sync');
-  return (raw) => {
-    const items: Item[] = [];
-    parse(raw, parserOptions(delimiter, items, { seq: 0 }, true) as never);
-    return withoutBlankExtras(items[0]?.fields ?? [], columns);
-  };
+export function rowSplitter(delimiter: string, columns: number): (raw: string) => string[] {
+  return (raw) => withoutBlankExtras(tokenize(raw, delimiter)[0]?.fields ?? [], columns);
 }
 
+/** Every field empty or spaces only (most rows are told by their first character). */
 function isBlank(fields: readonly string[]): boolean {
-  return fields.every((f) => f.trim() === '');
+  for (const f of fields) {
+    if (f === '') continue;
+    const first = f.charCodeAt(0);
+    if ((first > 32 && first < 0x80) || f.trim() !== '') return false;
+  }
+  return true;
 }
 
 export type HeaderEvent = Extract<CsvEvent, { kind: 'header' }>;

@@ -9,6 +9,7 @@ import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { monotonicMs } from '../util/time.ts';
+import { DEFAULT_CHUNK_SIZE } from './defaults.ts';
 import { type EngineReport, ImportEngine } from './engine.ts';
 import type { InputSource } from './input.ts';
 import { fingerprint, keyFingerprint, type RunningHash } from './keys.ts';
@@ -16,7 +17,7 @@ import type { ColumnPlan } from './mapping.ts';
 import { openRunFiles } from './outputs.ts';
 import { startTicker } from './progress.ts';
 import { type CsvEvent, type HeaderEvent, rowSplitter } from './reader.ts';
-import { jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
+import { interruptedChunkSize, jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
 import type { ImportEnd } from './summary.ts';
 import type { DateOrder } from './typing.ts';
 
@@ -27,7 +28,8 @@ export interface SendFlags {
   emptyAsNull: boolean;
   arraySep: string;
   dateOrder: DateOrder | undefined;
-  chunkSize: number;
+  /** Given with --chunk-size; else that of an interrupted import of the input, or the default. */
+  chunkSize: number | undefined;
   concurrency: number;
   strict: boolean;
   dryRun: boolean;
@@ -65,6 +67,22 @@ export type SendOutcome = Pick<
 export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Promise<SendOutcome> {
   const { io } = deps;
   const { source, header } = plan;
+  const now = deps.clock.now();
+  const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
+  const creds = flags.dryRun ? undefined : await deps.credentials();
+  const at = creds && {
+    source: source.path ?? `stdin:${deps.cwd}`,
+    objectType: plan.objectType,
+    baseUrl: creds.baseUrl,
+    teamId: creds.teamId,
+  };
+  // The chunk size decides the chunks, and so their idempotency keys: an import of an input
+  // that an interrupted one left a checkpoint for goes on with that one's chunk size (its
+  // chunks are then skipped with --resume, or replayed from their keys without it).
+  const chunkSize =
+    flags.chunkSize ??
+    (at && flags.wait ? interruptedChunkSize(deps.env, at) : undefined) ??
+    DEFAULT_CHUNK_SIZE;
   const optionsFingerprint = fingerprint({
     type: plan.objectType,
     columns: plan.columns.map((c) => [c.header, c.def?.slug ?? null]),
@@ -72,26 +90,20 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     emptyAsNull: flags.emptyAsNull,
     arraySep: flags.arraySep,
     dateOrder: flags.dateOrder,
-    chunkSize: flags.chunkSize,
+    chunkSize,
     delimiter: plan.delimiter,
     encoding: source.encoding(),
   });
-  const now = deps.clock.now();
-  const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
-  const creds = flags.dryRun ? undefined : await deps.credentials();
   const { checkpoint, resume } =
-    creds && flags.wait
+    at && flags.wait
       ? openCheckpoint(
           deps.env,
           io,
           {
-            source: source.path ?? `stdin:${deps.cwd}`,
+            ...at,
             file: flags.file,
-            objectType: plan.objectType,
-            baseUrl: creds.baseUrl,
-            teamId: creds.teamId,
             fingerprint: optionsFingerprint,
-            chunkSize: flags.chunkSize,
+            chunkSize,
             firstLine: header.line + 1,
             now,
           },
@@ -143,12 +155,12 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     events: plan.events,
     first: plan.first,
     hash: plan.hash,
-    splitRow: await rowSplitter(plan.delimiter, header.fields.length),
+    splitRow: rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
     typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
     emptyAsNull: flags.emptyAsNull,
     apiOptions: plan.apiOptions,
-    chunkSize: flags.chunkSize,
+    chunkSize,
     concurrency: flags.concurrency,
     strict: flags.strict,
     dryRun: flags.dryRun,

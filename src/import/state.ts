@@ -108,15 +108,25 @@ export function removeCheckpoint(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** Where an import is, and what it is, for its checkpoint. */
-export interface CheckpointStart {
+/** Where an import is (its input, object type and workspace): what names its checkpoint. */
+export interface CheckpointPlace {
   /** The input: its absolute path, or `stdin:` and the working directory. */
   source: string;
-  /** The input as the user wrote it, for messages. */
-  file: string;
   objectType: string;
   baseUrl: string;
   teamId: string;
+}
+
+/** The chunk size of the interrupted import of this place, if one left a checkpoint. */
+export function interruptedChunkSize(env: Env, at: CheckpointPlace): number | undefined {
+  const cp = readCheckpoint(checkpointPath(env, at.source, at.objectType, at.baseUrl, at.teamId));
+  return cp?.chunk_size;
+}
+
+/** Where an import is, and what it is, for its checkpoint. */
+export interface CheckpointStart extends CheckpointPlace {
+  /** The input as the user wrote it, for messages. */
+  file: string;
   /** The options fingerprint: a resume must have the same. */
   fingerprint: string;
   chunkSize: number;

@@ -18,7 +18,8 @@ export interface IOStreamsInit {
   isStderrTTY: boolean | (() => boolean);
   isStdinTTY: boolean | (() => boolean);
   env: Env;
-  columns?: number;
+  /** The terminal's width, when stdout is a terminal that reports one (read when needed). */
+  columns?: number | (() => number | undefined);
 }
 
 export interface PresentationFlags {
@@ -78,7 +79,6 @@ export class IOStreams {
   readonly stdout: Writable;
   readonly isStdoutTTY: boolean;
   readonly env: Env;
-  readonly columns: number;
   quiet = false;
   debugEnabled = false;
   yes = false;
@@ -90,6 +90,7 @@ export class IOStreams {
   private readonly stderrTTYOf: Later<boolean>;
   private readonly stdinOf: Later<Readable>;
   private readonly stdinTTYOf: Later<boolean>;
+  private readonly columnsOf: number | (() => number | undefined) | undefined;
 
   constructor(init: IOStreamsInit) {
     this.stdout = init.stdout;
@@ -99,7 +100,17 @@ export class IOStreams {
     this.stderrTTYOf = new Later(init.isStderrTTY);
     this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
-    this.columns = init.columns ?? 100;
+    this.columnsOf = init.columns;
+  }
+
+  /**
+   * The width of the terminal stdout shows on, read each time (it may be resized), or
+   * undefined when stdout is not a terminal or reports no width: tables are then not
+   * fitted to a width.
+   */
+  get columns(): number | undefined {
+    const n = typeof this.columnsOf === 'function' ? this.columnsOf() : this.columnsOf;
+    return n !== undefined && n > 0 ? n : undefined;
   }
 
   get stderr(): Writable {
@@ -197,6 +208,11 @@ export class IOStreams {
         // ws colours the frames itself: the bundle's chalk does not detect colour support
         // (scripts/build.mjs), and this.err knows --no-color, NO_COLOR and FORCE_COLOR.
         color: false,
+        // ora would put stdin in raw mode to hide what is typed, which turns off the
+        // terminal's Ctrl-C: the keystroke becomes a byte that only reaches ws if stdin is
+        // read, and a paused stdin is not. Left as it is, Ctrl-C is a SIGINT, which main()
+        // turns into cancelling the command (exit 130) and a second one into leaving.
+        discardStdin: false,
       });
       const { frames, interval } = spinner.spinner;
       spinner.spinner = { interval, frames: frames.map((f) => this.err.cyan(f)) };
@@ -256,6 +272,6 @@ export function systemIO(env: Env = process.env): IOStreams {
     isStderrTTY: () => process.stderr.isTTY === true,
     isStdinTTY: () => process.stdin.isTTY === true,
     env,
-    columns: process.stdout.columns,
+    columns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
   });
 }

@@ -9,7 +9,7 @@ export type Format = (typeof FORMATS)[number];
 export interface Column<T = Record<string, unknown>> {
   /** Field name, as used by --fields and as the JSON key. */
   key: string;
-  /** Table/CSV header; defaults to the key in upper case (table) or the key (CSV). */
+  /** Table/CSV header; defaults to the key. A table shows it in capitals, `_` as spaces. */
   header?: string;
   /** How to read the value from a row (also the JSON value); defaults to row[key] (dot paths allowed). */
   get?: (row: T) => unknown;

@@ -147,46 +147,18 @@ export function createRowWriter<T>(
             if (opts.emptyMessage) io.stderr.write(`${opts.emptyMessage}\n`);
             return;
           }
-          await put(io, await tableText(io, cols, all));
+          const table = await tableText(io, cols, all, opts);
+          await put(io, table.text);
+          if (table.note) noteOnce(io, table.note);
         },
       };
     }
   }
 }
 
-const MAX_CELL = 60;
-
-function truncate(text: string, max: number): string {
-  const oneLine = text.replace(/\s*\n\s*/g, ' ');
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-}
-
-async function borderlessTable(head: string[], aligns: ('left' | 'right')[]) {
-  const { default: Table } = await import('cli-table3');
-  const none = '';
-  return new Table({
-    head,
-    colAligns: aligns,
-    chars: {
-      top: none,
-      'top-mid': none,
-      'top-left': none,
-      'top-right': none,
-      bottom: none,
-      'bottom-mid': none,
-      'bottom-left': none,
-      'bottom-right': none,
-      left: none,
-      'left-mid': none,
-      mid: none,
-      'mid-mid': none,
-      right: none,
-      'right-mid': none,
-      middle: '  ',
-    },
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-    wordWrap: false,
-  }) as unknown as { push(row: string[]): void; toString(): string };
+/** A table's header for a column: its words in capitals (`close_date` → `CLOSE DATE`). */
+function tableHeader<T>(col: Column<T>): string {
+  return (col.header ?? col.key).replace(/_/g, ' ').toUpperCase();
 }
 
 /** A column whose values (those present) are all numbers reads best right-aligned. */
@@ -201,20 +173,44 @@ function numericColumn<T>(rows: readonly T[], col: Column<T>): boolean {
   return any;
 }
 
-async function tableText<T>(io: IOStreams, cols: Column<T>[], rows: T[]): Promise<string> {
-  const head = cols.map((c) => io.out.bold(c.header ?? c.key.toUpperCase()));
-  const table = await borderlessTable(
-    head,
-    cols.map((c) => c.align ?? (numericColumn(rows, c) ? 'right' : 'left')),
-  );
-  for (const r of rows) {
-    table.push(cols.map((c) => truncate(tableCell(r, c), MAX_CELL)));
-  }
-  return `${table
-    .toString()
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')}\n`;
+/** Notes already given through an IOStreams, so a command says each once. */
+const said = new WeakMap<IOStreams, Set<string>>();
+
+function noteOnce(io: IOStreams, note: string): void {
+  const notes = said.get(io) ?? new Set<string>();
+  said.set(io, notes);
+  if (notes.has(note)) return;
+  notes.add(note);
+  io.info(io.err.dim(note));
+}
+
+/**
+ * A table fitted to the terminal. Without --fields, a column empty on every row is not
+ * shown; a column that cannot fit the width is left out, and the note says which.
+ */
+async function tableText<T>(
+  io: IOStreams,
+  cols: Column<T>[],
+  rows: T[],
+  opts: RenderOptions<T>,
+): Promise<{ text: string; note: string | undefined }> {
+  let columns = cols.map((c) => ({
+    key: c.key,
+    header: tableHeader(c),
+    align: c.align ?? (numericColumn(rows, c) ? ('right' as const) : ('left' as const)),
+    cells: rows.map((r) => tableCell(r, c)),
+  }));
+  if (!opts.fields) columns = columns.filter((c, i) => i === 0 || c.cells.some((t) => t !== ''));
+  const { drawTable } = await import('./table.ts');
+  const table = drawTable(columns, rows.length, io.columns, (s) => io.out.bold(s));
+  const left = table.dropped.map((i) => columns[i]!.key);
+  return {
+    text: table.text,
+    note:
+      left.length === 0
+        ? undefined
+        : `Left out to fit the terminal's width: ${left.join(', ')} (choose the columns with --fields).`,
+  };
 }
 
 function tableCell<T>(row: T, col: Column<T>): string {
@@ -235,14 +231,18 @@ export async function renderRows<T>(
 }
 
 /**
- * Render one object: as a key/value listing on a terminal, one JSON document with
- * --json (or one line with ndjson), a header and one row in csv, one row in tsv.
+ * Render one object. On a terminal, `key  value` lines (without --fields, the keys whose
+ * value is empty are left out); with --json one JSON document, with ndjson one line, in
+ * csv a header and one row. In tsv, `key<TAB>value` lines, so the data reads without
+ * knowing the order of the fields; `row` makes it one row like a list's instead (records,
+ * whose rows scripts read as `list` prints them). One field alone (`--fields team_id`) is
+ * printed as its value, in both.
  */
 export async function renderObject<T>(
   io: IOStreams,
   obj: T,
   columns: Column<T>[],
-  opts: RenderOptions<T>,
+  opts: RenderOptions<T> & { row?: boolean },
 ): Promise<void> {
   const cols = chooseColumns(columns, opts.fields);
   switch (opts.format) {
@@ -250,14 +250,28 @@ export async function renderObject<T>(
       await put(io, `${JSON.stringify(jsonOf(obj, cols, opts), null, 2)}\n`);
       return;
     case 'table': {
-      const width = Math.max(...cols.map((c) => c.key.length));
-      const lines = cols.map((c) => {
-        const text = tableCell(obj, c);
-        return `${io.out.bold(c.key.padEnd(width))}  ${text}`.trimEnd();
+      const { oneLine } = await import('./width.ts');
+      const shown = cols
+        .map((c) => ({ key: c.key, text: tableCell(obj, c) }))
+        .filter((c) => opts.fields || c.text !== '');
+      const width = Math.max(0, ...shown.map((c) => c.key.length));
+      const indent = `\n${' '.repeat(width + 2)}`;
+      const lines = shown.map(({ key, text }) => {
+        const value = text.split(/\r?\n/).map(oneLine).join(indent);
+        return `${io.out.bold(key.padEnd(width))}  ${value}`.trimEnd();
       });
       await put(io, `${lines.join('\n')}\n`);
       return;
     }
+    case 'tsv':
+      if (!opts.row && cols.length > 1) {
+        const sep = opts.arraySep ?? ';';
+        const value = (c: Column<T>) => tsvEscape(cellText(cellValue(obj, c), sep));
+        await put(io, cols.map((c) => `${c.key}\t${value(c)}\n`).join(''));
+        return;
+      }
+      await renderRows(io, [obj], columns, opts);
+      return;
     default:
       await renderRows(io, [obj], columns, opts);
   }

@@ -1,6 +1,19 @@
 // The sandbox clock: real time plus an offset that only moves forward. Everything in the
 // sandbox that depends on time (timestamps, the idempotency cache's 24 hours, rate-limit
-// windows) reads this clock, so tests can move time instead of waiting for it.
+// windows, automation waits) reads this clock, so tests can move time instead of waiting
+// for it. `POST /__sandbox/clock/advance` announces the move on the event spine
+// (`clockEvents`), so work that falls due by then (waiting automation runs) proceeds before
+// the advance answers.
+
+import { defineEvent } from './events.ts';
+
+/** The sandbox clock moved forward by the control endpoint. */
+export interface ClockAdvanced {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+export const clockEvents = defineEvent<ClockAdvanced>('clock');
 
 export class Clock {
   private offset = 0;
@@ -22,10 +35,9 @@ export class Clock {
     return new Date(this.nowMs());
   }
 
-  /** Sandbox time as an ISO-8601 string. */
-  iso(): string {
+  /** Sandbox time (or the instant `ms`) as an ISO-8601 string. */
+  iso(ms: number = this.nowMs()): string {
     // Records written in the same millisecond share the text (imports write thousands).
-    const ms = this.nowMs();
     if (ms !== this.lastIso.ms) this.lastIso = { ms, text: new Date(ms).toISOString() };
     return this.lastIso.text;
   }

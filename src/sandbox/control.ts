@@ -4,13 +4,14 @@
 //   GET  /__sandbox/health           no key; { ok, team_id, started_at, pid, version }
 //   POST /__sandbox/reset            empty the store (body { "seed": "demo" } refills it); 204
 //   GET  /__sandbox/clock            { now }
-//   POST /__sandbox/clock/advance    body { seconds } → { now }
+//   POST /__sandbox/clock/advance    body { seconds } → { now }; announced (clockEvents) first
 //   GET  /__sandbox/echo/...         { segments, query }: how the path arrived, decoded
 //   GET  /__sandbox/faults           current faults
 //   POST /__sandbox/faults           body with any of fail_rate, fail_after_commit,
 //                                    latency_ms, rate_limit → current faults
 
 import { isPlainObject } from '../util/guards.ts';
+import { clockEvents } from './clock.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
 import { checkFaultSettings, type FaultSettings } from './faults.ts';
@@ -92,7 +93,9 @@ function advanceClock(ctx: RequestContext): Reply {
       code,
     );
   }
+  const fromMs = ctx.store.clock.nowMs();
   ctx.store.clock.advance(seconds as number);
+  ctx.store.events.emit(clockEvents, { fromMs, toMs: ctx.store.clock.nowMs() });
   return { status: 200, body: { now: ctx.store.clock.iso() } };
 }
 
@@ -121,8 +124,8 @@ function setFaults(ctx: RequestContext): Reply {
   return { status: 200, body: ctx.sandbox.faults.toJSON() };
 }
 
-/** The body as an object ({} when absent); unknown fields are a 400. */
-function objectBody(ctx: RequestContext, known: string[]): Record<string, unknown> {
+/** The body as an object ({} when absent); unknown fields are a 400. Shared by control routes. */
+export function objectBody(ctx: RequestContext, known: string[]): Record<string, unknown> {
   if (ctx.body === undefined) return {};
   if (!isPlainObject(ctx.body)) {
     throw fieldProblem('body', 'The request body must be a JSON object.', 'type');
@@ -140,6 +143,7 @@ function objectBody(ctx: RequestContext, known: string[]): Record<string, unknow
   return ctx.body;
 }
 
-function fieldProblem(field: string, message: string, code: string) {
+/** A 400 invalid_request with one field error whose message is the answer's message. */
+export function fieldProblem(field: string, message: string, code: string) {
   return invalidRequest(message, [{ field, message, code }]);
 }

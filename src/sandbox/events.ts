@@ -118,6 +118,14 @@ export class EventBus {
     }
   }
 
+  /**
+   * Tell the error handler about an error of a listener's work that it deferred (it ran
+   * apart from the emit): the same handler as for listeners' own errors.
+   */
+  report(error: unknown, topic: string): void {
+    this.onListenerError(error, topic);
+  }
+
   /** Ask the listeners of `topic` about a change not made yet: the first to throw refuses it. */
   check<T>(topic: CheckTopic<T>, proposal: T): void {
     for (const listener of this.listeners.get(topic) ?? []) listener(proposal);

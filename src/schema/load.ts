@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import { listAllProperties, type PropertyDefinition } from '../api/props.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
-import { readAll } from '../io/stdin.ts';
+import { readStdin } from '../io/stdin.ts';
 import { storeDefinitions } from './definitions-cache.ts';
 import { parseSchema, type Schema } from './file.ts';
 
@@ -12,7 +12,7 @@ import { parseSchema, type Schema } from './file.ts';
 export async function readSchemaFile(deps: Deps, file: string): Promise<Schema> {
   let text: string;
   if (file === '-') {
-    text = await readAll(deps.io.stdin, 'The schema on stdin');
+    text = await readStdin(deps.io, 'The schema on stdin', { signal: deps.signal });
   } else {
     try {
       text = await fs.readFile(file, 'utf8');

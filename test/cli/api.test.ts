@@ -214,6 +214,14 @@ describe('ws api', () => {
         ]);
         const keys = new Set(stub.requests.slice(3).map((r) => r.headers['idempotency-key']));
         assert.equal(keys.size, 3, 'each page is its own operation');
+
+        assert.equal(get.stderr, 'Fetching page 1…\n4 items in 3 pages.\n');
+        const last = await runWs(
+          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-f', 'cursor=c3'],
+          { env: senv },
+        );
+        assert.equal(last.code, 0, last.stderr);
+        assert.equal(last.stderr, 'Fetching page 1…\n1 item in 1 page.\n');
       },
     );
   });

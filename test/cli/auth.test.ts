@@ -58,6 +58,18 @@ describe('ws auth status', () => {
     assert.match(r.stderr, /The API key works for this team/);
   });
 
+  it('piped, prints key<TAB>value lines; one field alone is its value', async () => {
+    const r = await runWs(['auth', 'status'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      `profile\tmain\nbase_url\t${t.sandbox.url}\nteam_id\t${t.sandbox.teamId}\n` +
+        `api_key\t…${t.sandbox.apiKey.slice(-4)}\nstatus\tok\n`,
+    );
+    const one = await runWs(['auth', 'status', '--fields', 'team_id'], { env });
+    assert.equal(one.stdout, `${t.sandbox.teamId}\n`);
+  });
+
   it('tells an invalid key from no access to the team, both exit 3, never printing the key', async () => {
     const wrong = await runWs(['auth', 'status', '--profile', 'wrongkey'], { env });
     assert.equal(wrong.code, 3);

@@ -746,7 +746,10 @@ describe('ws import: sending', () => {
         env: { WS_CONFIG_DIR: config },
       });
       assert.equal(once.code, 0, once.stderr);
-      assert.match(once.stdout, /^imp_slow\tprocessing\t1000\t200\t200\t0\t/);
+      assert.match(
+        once.stdout,
+        /^job_id\timp_slow\nstatus\tprocessing\ntotal\t1000\nprocessed\t200\n/,
+      );
     } finally {
       cleanup();
       await stub.close();
@@ -830,6 +833,22 @@ describe('ws import: interrupt and resume', () => {
     const none = await ws(['import', 'contact', path, '--chunk-size', '100', '--resume']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /There is no interrupted import of .* into contact to resume\./);
+  });
+
+  it('goes on with the chunk size of the interrupted import when --chunk-size is not given', async () => {
+    const path = write('resume-size.csv', rows(1000));
+    const first = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
+    const r = await interruptAfter(2, first);
+    assert.equal(r.code, 130, r.stderr);
+    const done = contacts().length;
+    assert.ok(done > 0 && done < 1000, `${done} rows imported before the interrupt`);
+    const before = s.count(/\/contact\/import /);
+    const again = await importJson(['import', 'contact', path, '--resume']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.summary.created, 1000);
+    assert.equal(contacts().length, 1000);
+    // The rest went in chunks of 100, as the interrupted import's did.
+    assert.equal(s.count(/\/contact\/import /) - before, (1000 - done) / 100);
   });
 
   it('refuses to resume with other options or a changed file', async () => {

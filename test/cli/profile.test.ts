@@ -102,8 +102,14 @@ describe('ws profile', () => {
     assert.equal(r.code, 0);
     assert.equal(JSON.parse(r.stdout).name, 'prod');
     assert.equal(JSON.parse(r.stdout).api_key, '…6a8b');
+    const piped = await runWs(['profile', 'show'], { env });
+    assert.equal(
+      piped.stdout,
+      `name\tprod\ndefault\ttrue\nbase_url\thttps://api.example.com\nteam_id\t${TEAM}\n` +
+        'api_key\t…6a8b\nrate_limit\t10\n',
+    );
     const named = await runWs(['profile', 'show', 'staging', '--fields', 'name,default'], { env });
-    assert.equal(named.stdout, 'staging\tfalse\n');
+    assert.equal(named.stdout, 'name\tstaging\ndefault\tfalse\n');
     const viaEnv = await runWs(['profile', 'show', '--fields', 'name'], {
       env: { ...env, WS_PROFILE: 'staging' },
     });

@@ -273,6 +273,10 @@ describe('ws records batch-update', () => {
     });
     assert.equal(count.code, 2);
     assert.match(count.stderr, /line 2: 3 fields where the header has 2/);
+    const one = await ctx.s.ws(['records', 'batch-update', 'contacts', '--file', '-'], {
+      stdin: `id,name\n${a}\n`,
+    });
+    assert.match(one.stderr, /line 2: 1 field where the header has 2/);
     const noFile = await ctx.s.ws(['records', 'batch-update', 'contacts']);
     assert.equal(noFile.code, 2);
     assert.match(noFile.stderr, /needs --file/);

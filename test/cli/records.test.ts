@@ -7,6 +7,9 @@ import { UNKNOWN_ID, useRecordsSandbox } from './records-fixture.ts';
 
 const ctx = useRecordsSandbox();
 
+const HEADER =
+  'id,birthday,city,company,email,name,notes,organization,phone,score,status,subscribed,tags,title';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The record API calls (not the definitions) among the logged requests. */
@@ -33,10 +36,40 @@ describe('ws records list', () => {
     const r = await ctx.s.ws(['records', 'list', 'deals', '--limit', '2'], { tty: true });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
-    assert.match(lines[0]!, /^ID\s+NAME\s+STAGE\s+AMOUNT\s+CLOSE_DATE$/);
+    // close_date, empty on every row, is left out.
+    assert.match(lines[0]!, /^ID\s+NAME\s+STAGE\s+AMOUNT$/);
     assert.match(lines[1]!, new RegExp(`^${ids[0]}\\s+Deal 0\\s+won\\s+0$`));
     assert.equal(lines.length, 3);
     assert.equal(r.stderr, 'Showing 2 deal records; more exist: use --limit N or --all.\n');
+  });
+
+  it('heads every table column with its words in capitals; --fields shows a column even when empty', async () => {
+    const [a] = ctx.s.load('deal', [{ name: 'Deal', stage: 'won' }]);
+    const r = await ctx.s.ws(['records', 'list', 'deals', '--fields', 'id,name,close_date'], {
+      tty: true,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `ID                                    NAME  CLOSE DATE\n${a}  Deal\n`);
+  });
+
+  it('says "record" and "matches" of one, "records" and "match" of several', async () => {
+    ctx.s.load('deal', [{ name: 'One' }]);
+    const one = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1'], { tty: true });
+    assert.equal(one.stderr, '');
+    ctx.s.load('deal', [{ name: 'Other' }]);
+    const more = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1'], { tty: true });
+    assert.equal(more.stderr, 'Showing 1 deal record; more exist: use --limit N or --all.\n');
+    const total = await ctx.s.ws(['records', 'list', 'deals', '--limit', '1', '--total'], {
+      tty: true,
+    });
+    assert.equal(
+      total.stderr,
+      '2 deals in all.\nShowing 1 of 2 deal records; more exist: use --limit N or --all.\n',
+    );
+    const matches = await ctx.s.ws(['records', 'list', 'deals', '--where', 'name=One', '--total']);
+    assert.equal(matches.stderr, '1 deal matches.\n');
+    const none = await ctx.s.ws(['records', 'list', 'deals', '--where', 'name=Z', '--total']);
+    assert.equal(none.stderr, '0 deals match.\n');
   });
 
   it('--json prints one array of the rows as the API answers them', async () => {
@@ -245,13 +278,20 @@ describe('ws records count', () => {
 });
 
 describe('ws records get', () => {
-  it('prints the record and its etag: key/value lines on a terminal, one row piped', async () => {
+  it('prints the record and its etag: key/value lines on a terminal, piped the row list prints', async () => {
     const [a] = ctx.s.load('contact', [{ name: 'Ada', tags: ['vip'] }]);
     const tty = await ctx.s.ws(['records', 'get', 'contact', a!], { tty: true });
     assert.equal(tty.code, 0, tty.stderr);
     assert.equal(tty.stdout, `id    ${a}\netag  "v1"\nname  Ada\ntags  vip\n`);
+    // Piped, the row `list` prints: id and every defined property, set or not.
     const piped = await ctx.s.ws(['records', 'get', 'contact', a!]);
-    assert.equal(piped.stdout, `${a}\t"v1"\tAda\tvip\n`);
+    const list = await ctx.s.ws(['records', 'list', 'contact']);
+    assert.equal(piped.stdout, `${a}\t\t\t\t\tAda\t\t\t\t\t\t\tvip\t\n`);
+    assert.equal(piped.stdout, list.stdout);
+    const csv = await ctx.s.ws(['records', 'get', 'contact', a!, '--format', 'csv']);
+    assert.equal(csv.stdout.split('\r\n')[0], HEADER);
+    const some = await ctx.s.ws(['records', 'get', 'contact', a!, '--select', 'name,email']);
+    assert.equal(some.stdout, `${a}\tAda\t\n`);
   });
 
   it('--json is the record as the API answers it plus "etag"', async () => {

@@ -87,6 +87,11 @@ describe('ws views show: a grid view over several pages', () => {
       r.stderr,
       'Showing the first 50 records of deal view "All"; more match it: pass --limit N or --all.\n',
     );
+    const one = await runWs(['views', 'show', 'deal', id, '--limit', '1'], { env });
+    assert.equal(
+      one.stderr,
+      'Showing the first 1 record of deal view "All"; more match it: pass --limit N or --all.\n',
+    );
   });
 
   it('--limit N reads N records over as many pages as that takes, with progress on stderr', async () => {
@@ -182,7 +187,7 @@ describe('ws views show: a grid view over several pages', () => {
     );
   });
 
-  it('on a terminal: a table headed by the select paths, numbers to the right', async () => {
+  it('on a terminal: a table headed by the select paths in capitals, numbers to the right', async () => {
     const small = await createView(
       '--name',
       'Top',
@@ -198,7 +203,7 @@ describe('ws views show: a grid view over several pages', () => {
     assert.equal(
       r.stdout,
       [
-        'name      amount  organization.name',
+        'NAME      AMOUNT  ORGANIZATION.NAME',
         'Deal 120   12000  Acme',
         'Deal 119   11900  Globex',
         'Deal 118   11800  Acme',
@@ -265,7 +270,7 @@ describe('ws views show: a kanban view', () => {
     assert.equal(r.code, 0, r.stderr);
     const group = (label: string, d?: ReturnType<typeof deal>) =>
       d
-        ? `${label} (1)\nname      amount  stage\n${d.name}  ${String(d.amount).padStart(6)}  ${d.stage}\n`
+        ? `${label} (1)\nNAME      AMOUNT  STAGE\n${d.name}  ${String(d.amount).padStart(6)}  ${d.stage}\n`
         : `${label} (0)\n  no records\n`;
     assert.equal(
       r.stdout,
@@ -373,7 +378,7 @@ describe('ws views show: a kanban view', () => {
     });
     const r = await runWs(['views', 'show', 'deal', String(view.id)], { env: ttyEnv, tty: true });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, 'name\nDeal 001\nDeal 002\n');
+    assert.equal(r.stdout, 'NAME\nDeal 001\nDeal 002\n');
     assert.equal(
       r.stderr,
       `warning: deal view "Bare" does not select "stage", the property it is grouped by, so its records are shown ungrouped. Add it: ws views update deal ${view.id} --select name,stage\n`,
@@ -391,7 +396,7 @@ describe('ws views show on a terminal over several pages', () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 61);
-    assert.equal(lines[0], 'name      amount');
+    assert.equal(lines[0], 'NAME      AMOUNT');
     assert.equal(lines[1], 'Deal 120   12000');
     assert.equal(lines[60], 'Deal 061    6100');
     assert.match(r.stderr, /Reading the records of deal view "Sixty": 50 of 60/);

@@ -32,13 +32,15 @@ async function create(...args: string[]): Promise<string> {
 }
 
 /** A key/value listing as `ws views get` prints it on a terminal. */
+/** A key/value listing on a terminal: the keys whose value is empty are left out. */
 function kv(pairs: [string, string][]): string {
-  const width = Math.max(...pairs.map(([k]) => k.length));
-  return `${pairs.map(([k, v]) => `${k.padEnd(width)}  ${v}`.trimEnd()).join('\n')}\n`;
+  const shown = pairs.filter(([, v]) => v !== '');
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return `${shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }
 
 describe('ws views create', () => {
-  it('sends name, type, select, filter, combinator and sort; piped, prints the view as one tsv row', async () => {
+  it('sends name, type, select, filter, combinator and sort; piped, prints the view as key<TAB>value lines', async () => {
     const r = await runWs(
       [
         'views',
@@ -74,19 +76,19 @@ describe('ws views create', () => {
     assert.equal(
       r.stdout,
       [
-        view.id,
-        'Big deals',
-        'grid',
-        'name;amount;organization.name',
-        JSON.stringify(view.filter),
-        'AND',
-        JSON.stringify(view.sort),
-        '',
-        '',
-        '',
-        view.created_at,
-        view.updated_at,
-      ].join('\t') + '\n',
+        `id\t${view.id}`,
+        'name\tBig deals',
+        'view_type\tgrid',
+        'select\tname;amount;organization.name',
+        `filter\t${JSON.stringify(view.filter)}`,
+        'combinator\tAND',
+        `sort\t${JSON.stringify(view.sort)}`,
+        'group_by\t',
+        'group_hide_empty\t',
+        'list_id\t',
+        `created_at\t${view.created_at}`,
+        `updated_at\t${view.updated_at}`,
+      ].join('\n') + '\n',
     );
     assert.equal(r.stderr, `✓ Created deal view "Big deals" (${view.id}).\n`);
   });
@@ -265,7 +267,7 @@ describe('ws views create', () => {
 });
 
 describe('ws views get', () => {
-  it('by id: a key/value listing on a terminal, a tsv row piped, the bundle with --json', async () => {
+  it('by id: a key/value listing on a terminal and piped, the bundle with --json', async () => {
     const id = await create(
       '--name',
       'Open',
@@ -298,7 +300,10 @@ describe('ws views get', () => {
     );
     assert.equal(tty.stderr, '');
     const piped = await runWs(['views', 'get', 'deal', id, '--fields', 'id,name,filter'], { env });
-    assert.equal(piped.stdout, `${id}\tOpen\t[{"stage":{"not_in":["won","lost"]}}]\n`);
+    assert.equal(
+      piped.stdout,
+      `id\t${id}\nname\tOpen\nfilter\t[{"stage":{"not_in":["won","lost"]}}]\n`,
+    );
     const json = await runWs(['views', 'get', 'deal', id, '--json'], { env });
     assert.deepEqual(JSON.parse(json.stdout), JSON.parse(JSON.stringify(view)));
     const fields = await runWs(['views', 'get', 'deal', id, '--json', '--fields', 'name,sort'], {
@@ -450,7 +455,7 @@ describe('ws views update', () => {
     assert.deepEqual(view.sort, [{ name: 'asc' }]);
     assert.equal(view.group_by, 'stage');
     assert.equal(r.stderr, `✓ Updated deal view "New" (${id}).\n`);
-    assert.match(r.stdout, new RegExp(`^${id}\tNew\tgrid\tname\t`));
+    assert.match(r.stdout, new RegExp(`^id\t${id}\nname\tNew\nview_type\tgrid\nselect\tname\n`));
   });
 
   it('--or or --and alone change only the combinator; --clear-* empty the lists', async () => {
@@ -718,6 +723,6 @@ describe('a service without the listing and deleting extensions', () => {
       ['views', 'get', 'deal', VIEW.id, '--fields', 'id,name'],
     );
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, `${VIEW.id}\tHosted view\n`);
+    assert.equal(r.stdout, `id\t${VIEW.id}\nname\tHosted view\n`);
   });
 });

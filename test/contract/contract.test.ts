@@ -474,7 +474,7 @@ describe('validateRequest', () => {
     );
     assert.deepEqual(fields(sort).sort(), [
       'body.query.combinator:enum',
-      'body.query.sort.0.name:enum',
+      'body.query.sort[0].name:enum',
     ]);
   });
 
@@ -658,7 +658,7 @@ describe('validateRequest', () => {
     assert.deepEqual(fields(create({ kind: 'often', name: 'x' })), ['body.kind:enum']);
     assert.deepEqual(
       fields(create({ kind: 'update', name: 'x', changeset: { filter: [{ 'org.name': {} }] } })),
-      ['body.changeset.filter.0.org.name:pattern'],
+      ['body.changeset.filter[0].org.name:pattern'],
       'no dot-paths in a changeset',
     );
 
@@ -675,20 +675,20 @@ describe('validateRequest', () => {
       ],
     });
     const byField = new Map(actions.map((e) => [e.field, e]));
-    assert.equal(byField.get('body.actions.0')?.code, 'one_of');
+    assert.equal(byField.get('body.actions[0]')?.code, 'one_of');
     assert.match(
-      byField.get('body.actions.0')!.message,
+      byField.get('body.actions[0]')!.message,
       /exactly one of delay_seconds or cron_expression/,
     );
-    assert.equal(byField.get('body.actions.1')?.code, 'one_of');
-    assert.equal(byField.get('body.actions.2.type')?.code, 'enum');
+    assert.equal(byField.get('body.actions[1]')?.code, 'one_of');
+    assert.equal(byField.get('body.actions[2].type')?.code, 'enum');
     assert.match(
-      byField.get('body.actions.2.type')!.message,
+      byField.get('body.actions[2].type')!.message,
       /agent, webhook, wait, email, linkedin/,
     );
-    assert.equal(byField.get('body.actions.3.type')?.code, 'required');
-    assert.equal(byField.get('body.actions.4.recipient_view_id')?.code, 'required');
-    assert.equal(byField.get('body.actions.4.recipient_view_object_type')?.code, 'enum');
+    assert.equal(byField.get('body.actions[3].type')?.code, 'required');
+    assert.equal(byField.get('body.actions[4].recipient_view_id')?.code, 'required');
+    assert.equal(byField.get('body.actions[4].recipient_view_object_type')?.code, 'enum');
   });
 
   it('closes the webhook and record bodies but leaves open maps open', () => {

@@ -235,7 +235,7 @@ describe('the ws binary', () => {
     }
   });
 
-  it('loads its lazily imported packages from the bundle: yaml, csv-parse, cli-table3', async () => {
+  it('loads its lazily imported modules from the bundle: yaml, csv-parse, the table layout', async () => {
     const { child, ready } = await startForeground(['--quiet', '--no-profile', '--seed', 'demo']);
     const run = (args: string[], input?: string) => {
       const r = spawnSync(process.execPath, [BIN, ...args], {
@@ -286,6 +286,17 @@ describe('the ws binary', () => {
       ]);
       assert.equal(table.code, 0, table.stderr);
       assert.match(table.stdout, /score\s+77/);
+      const list = run([
+        'records',
+        'list',
+        'contacts',
+        '--format',
+        'table',
+        '--fields',
+        'id,score',
+      ]);
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, new RegExp(`^ID +SCORE\n(.*\n)*${id} +77\n`));
     } finally {
       child.kill('SIGTERM');
       await exited(child);

@@ -9,6 +9,8 @@ export interface TestIOOptions {
   stdinTTY?: boolean;
   stdin?: string;
   env?: Env;
+  /** The terminal's width (default 120; null for none, as when stdout is piped). */
+  columns?: number | null;
 }
 
 export interface TestIO {
@@ -34,7 +36,7 @@ export function testIO(opts: TestIOOptions = {}): TestIO {
     isStderrTTY: opts.stderrTTY ?? tty,
     isStdinTTY: opts.stdinTTY ?? tty,
     env: opts.env ?? {},
-    columns: 120,
+    ...(opts.columns === null ? {} : { columns: opts.columns ?? 120 }),
   });
   return {
     io,

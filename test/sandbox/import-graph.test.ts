@@ -6,7 +6,9 @@
 //   - a resource importing another resource's request layer (handlers.ts, routes.ts);
 //   - a resource importing a resource of its own layer or of a layer above it (LAYERS);
 //   - the sandbox reaching the CLI: outside src/sandbox it may import only src/util,
-//     src/generated, src/contract (which themselves stay inside those) and package.json.
+//     src/generated, src/contract, src/filter (the comparators of filters) and
+//     src/automations (the automation evaluator), which themselves stay inside those, and
+//     package.json.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -17,7 +19,13 @@ import ts from 'typescript';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SANDBOX = join(ROOT, 'src/sandbox');
 /** What the sandbox may import outside itself: shared code that is not the CLI. */
-const SHARED_OUTSIDE = ['src/util/', 'src/generated/', 'src/contract/'];
+const SHARED_OUTSIDE = [
+  'src/util/',
+  'src/generated/',
+  'src/contract/',
+  'src/filter/',
+  'src/automations/',
+];
 const PACKAGE_JSON = 'package.json';
 
 /**
@@ -25,12 +33,13 @@ const PACKAGE_JSON = 'package.json';
  * handlers.ts and routes.ts) of a resource in a lower layer; what a resource of its own layer
  * or of a higher one does, it hears through events. Properties are what records are checked
  * against; records are what the rest reads, writes through the records model, and reacts to.
+ * Webhook deliveries hear from automations (their webhook steps), so they sit above them.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['properties'],
   ['records'],
-  ['grants', 'imports', 'views'],
-  // Above where automations sit (right above records): webhooks hear their webhook actions.
+  ['grants', 'imports', 'views', 'automations'],
+  // Above automations: webhooks hear their webhook actions.
   ['webhooks'],
 ];
 
@@ -205,16 +214,16 @@ describe('the import graph of the sandbox', () => {
         'src/sandbox/resources/records/model.ts',
         [
           edge('src/sandbox/resources/records/model.ts', '../views/model.ts'),
-          edge('src/sandbox/resources/records/model.ts', '../automations/model.ts'),
+          edge('src/sandbox/resources/records/model.ts', '../reports/model.ts'),
           edge('src/sandbox/resources/records/model.ts', 'node:util'),
         ],
       ],
     ]);
     assert.deepEqual(importProblems(graph), [
       "src/sandbox/resources/views/model.ts: import '../properties/handlers.ts' reaches the request layer of the properties resource: move what both need to a shared sandbox module (src/sandbox/request.ts), or react to its events",
-      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/ and package.json)",
+      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/, src/filter/, src/automations/ and package.json)",
       "src/sandbox/resources/records/model.ts: import '../views/model.ts': records may not import views (a higher layer): subscribe to its events, or emit one it subscribes to",
-      "src/sandbox/resources/records/model.ts: import '../automations/model.ts': the resource 'automations' is in no layer: add it to LAYERS in test/sandbox/import-graph.test.ts",
+      "src/sandbox/resources/records/model.ts: import '../reports/model.ts': the resource 'reports' is in no layer: add it to LAYERS in test/sandbox/import-graph.test.ts",
       "import cycle: src/sandbox/a.ts: import './b.ts' → src/sandbox/b.ts: import './a.ts'",
     ]);
   });

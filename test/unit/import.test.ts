@@ -2,12 +2,16 @@
 // forms, header matching, chunk keys, the failed-rows CSV and the progress line.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ApiClient } from '../../src/api/client.ts';
+import type { ImportJob } from '../../src/api/imports.ts';
+import { ByteList } from '../../src/import/bytes.ts';
 import { detectDelimiter, parseDelimiterFlag } from '../../src/import/delimiter.ts';
 import { chunkKey, fingerprint, RunningHash } from '../../src/import/keys.ts';
 import { closest, normalise, parseMapFlag, resolveMapping } from '../../src/import/mapping.ts';
 import { csvField, failedFilePath } from '../../src/import/outputs.ts';
 import { progressLine, timeLeft } from '../../src/import/progress.ts';
 import { type CsvEvent, readCsv, rowSplitter } from '../../src/import/reader.ts';
+import { JobPacer } from '../../src/import/send.ts';
 import { type CellError, type Definition, toDate, typeCell } from '../../src/import/typing.ts';
 
 async function events(text: string, pieces = 1): Promise<CsvEvent[]> {
@@ -272,6 +276,73 @@ describe('chunk keys', () => {
     assert.notEqual(k, chunkKey(fp, 1, at));
     assert.notEqual(k, chunkKey(fp, 0, h.at()));
     assert.notEqual(k, chunkKey(fingerprint({ b: 2 }), 0, at));
+  });
+});
+
+describe('ByteList', () => {
+  it('keeps texts as UTF-8 after a prefix with separators, finds each again, and ends as the body', () => {
+    const texts = ['{"a":"é"}', '{"b":"日本"}', `{"c":"${'x'.repeat(300)}"}`];
+    // A capacity smaller than the texts: the buffer grows as they come.
+    const list = new ByteList('{"objects":[', ',', 16);
+    for (const t of texts) list.push(t);
+    assert.equal(list.length, 3);
+    for (const [i, t] of texts.entries()) assert.equal(list.at(i), t);
+    assert.equal(list.at(3), undefined);
+    const body = list.finish(']}');
+    assert.equal(body.length, list.bytes);
+    assert.deepEqual(JSON.parse(body.toString('utf8')), {
+      objects: [{ a: 'é' }, { b: '日本' }, { c: 'x'.repeat(300) }],
+    });
+  });
+
+  it('keeps empty texts and texts without a separator', () => {
+    const list = new ByteList();
+    for (const t of ['a,b\r', '', 'ü\n']) list.push(t);
+    assert.deepEqual([list.at(0), list.at(1), list.at(2)], ['a,b\r', '', 'ü\n']);
+  });
+});
+
+describe('JobPacer', () => {
+  /** A client whose job polls answer from `answers` (per job id, in turn), recording them. */
+  function fakeClient(answers: Record<string, Partial<ImportJob>[]>) {
+    const polls: string[] = [];
+    const client = {
+      teamId: 't',
+      async request(init: { path: string[] }) {
+        const id = init.path.at(-1)!;
+        polls.push(id);
+        return { status: 200, headers: {}, body: answers[id]!.shift() };
+      },
+    } as unknown as ApiClient;
+    return { client, polls };
+  }
+  const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
+  const job = (id: string, more: Partial<ImportJob>): ImportJob =>
+    ({ job_id: id, total: 1000, processed: 0, created_at: at(0), ...more }) as ImportJob;
+
+  it('polls a job only once the job started before it has ended, then at the pace seen', async () => {
+    const { client, polls } = fakeClient({
+      a: [
+        job('a', { status: 'processing', processed: 500, updated_at: at(40) }),
+        job('a', { status: 'complete', processed: 1000, updated_at: at(80) }),
+      ],
+      b: [job('b', { status: 'complete', processed: 1000, updated_at: at(160) })],
+    });
+    const pacer = new JobPacer();
+    const signal = new AbortController().signal;
+    const started = performance.now();
+    const [a, b] = await Promise.all([
+      pacer.wait(client, job('a', { status: 'processing' }), signal),
+      pacer.wait(client, job('b', { status: 'processing', created_at: at(10) }), signal),
+    ]);
+    assert.equal(a.status, 'complete');
+    assert.equal(b.status, 'complete');
+    // b waited behind a, and its first poll found it done: three requests for two jobs.
+    assert.deepEqual(polls, ['a', 'a', 'b']);
+    // a: 250 ms before anything is known, then the rest of its rows at its own pace (40 ms);
+    // b: its 1,000 rows at the 0.08 ms a row a took (80 ms).
+    assert.ok(performance.now() - started >= 250 + 40 + 80 - 5);
+    assert.equal(pacer.firstDelay(2000, 0), 160);
   });
 });
 

@@ -4,7 +4,8 @@ import { reason } from '../../api/errors.ts';
 import { type PageOf, paginate } from '../../api/paginate.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { readAll } from '../../io/stdin.ts';
+import { readStdin } from '../../io/stdin.ts';
+import { plural } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { buildBody, parseHeader, toQuery } from './fields.ts';
 
@@ -86,7 +87,7 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
   if (opts.input !== undefined) {
     rawBody =
       opts.input === '-'
-        ? await readAll(deps.io.stdin, 'The request body on stdin')
+        ? await readStdin(deps.io, 'The request body on stdin', { signal: deps.signal })
         : await fs.readFile(opts.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
             throw new UsageError(
               `Cannot read --input ${opts.input}: ${e.code === 'ENOENT' ? 'no such file' : e.message}.`,
@@ -173,13 +174,13 @@ async function followPages(
     for await (const page of paginate(fetchPage, { all: true })) {
       pages = page.page;
       await writer.write(page.rows);
-      progress.update(`Fetched ${pages} page${pages === 1 ? '' : 's'}, ${page.seen} items…`);
+      progress.update(`Fetched ${plural(pages, 'page')}, ${plural(page.seen, 'item')}…`);
     }
   } finally {
     progress.stop();
   }
   await writer.end();
-  deps.io.info(`${writer.count} items in ${pages} page${pages === 1 ? '' : 's'}.`);
+  deps.io.info(`${plural(writer.count, 'item')} in ${plural(pages, 'page')}.`);
 }
 
 /** POST query endpoints take the cursor in the body: query.cursor when the body uses it, else cursor. */

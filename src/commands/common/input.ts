@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { readAll } from '../../io/stdin.ts';
+import { readStdin } from '../../io/stdin.ts';
 import { loadYaml } from '../../util/yaml.ts';
 
 export interface Input {
@@ -24,7 +24,7 @@ export async function readInput(spec: string, deps: Deps, flag: string): Promise
       );
     }
     return {
-      text: await readAll(deps.io.stdin, `${flag} on stdin`),
+      text: await readStdin(deps.io, `${flag} on stdin`, { signal: deps.signal }),
       source: `${flag} (stdin)`,
       path: undefined,
     };

@@ -2,6 +2,7 @@
 // `ws import jobs`.
 import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY } from '../../import/defaults.ts';
 import { parseDelimiterFlag } from '../../import/delimiter.ts';
 import { parseMapFlag } from '../../import/mapping.ts';
 import { isUuid } from '../../util/guards.ts';
@@ -10,10 +11,6 @@ import { collect, type Flags, flags, givenArgs, type OptionValues } from '../com
 import type { ImportOpts } from './import.ts';
 
 const verbs = () => import('./verbs.ts');
-
-/** Defaults, measured with bench/import.mjs (see the README). */
-export const DEFAULT_CHUNK_SIZE = 1000;
-export const DEFAULT_CONCURRENCY = 8;
 
 const HELP = `
 TYPE is contact, organization, identity, deal, action or document (singular or plural).
@@ -64,7 +61,10 @@ function importFlags(cmd: Command): Command {
     .option('--dedupe-by <slug>', 'match existing records by this property and update them')
     .option('--case-insensitive', 'match --dedupe-by values ignoring case')
     .option('--list-id <id>', 'import into this list (properties scoped to it)')
-    .option('--chunk-size <n>', `rows per import call (default ${DEFAULT_CHUNK_SIZE})`)
+    .option(
+      '--chunk-size <n>',
+      `rows per import call (default ${DEFAULT_CHUNK_SIZE}, or that of the interrupted import)`,
+    )
     .option('--concurrency <n>', `import calls in flight at once (default ${DEFAULT_CONCURRENCY})`)
     .option('--strict', 'stop at the first bad row')
     .option('--failed-file <file>', 'where to write the failed rows (default FILE.failed.csv)')
@@ -134,7 +134,7 @@ function parseOpts(
     dedupeBy,
     caseInsensitive: f.boolean('--case-insensitive'),
     listId,
-    chunkSize: f.integer('--chunk-size', 1, 100_000) ?? DEFAULT_CHUNK_SIZE,
+    chunkSize: f.integer('--chunk-size', 1, 100_000),
     concurrency: f.integer('--concurrency', 1, 32) ?? DEFAULT_CONCURRENCY,
     strict: f.boolean('--strict'),
     dryRun,

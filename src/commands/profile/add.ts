@@ -1,7 +1,7 @@
 import { PROFILE_NAME, redactKey } from '../../config/store.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { readAll } from '../../io/stdin.ts';
+import { readStdin } from '../../io/stdin.ts';
 import { renderObject } from '../../output/render.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { checkBaseUrl, checkTeamId, must, profileColumns, profileRow } from './shared.ts';
@@ -20,7 +20,7 @@ async function readKey(opts: AddOptions, deps: Deps): Promise<string> {
   const { io, prompter } = deps;
   if (opts.withKey && !io.isStdinTTY) {
     const text =
-      (await readAll(io.stdin, 'The API key on stdin', 64 * 1024))
+      (await readStdin(io, 'The API key on stdin', { signal: deps.signal, maxBytes: 64 * 1024 }))
         .trim()
         .split(/\r?\n/)[0]
         ?.trim() ?? '';

@@ -15,5 +15,5 @@ export async function run(opts: CreateOptions, deps: Deps): Promise<void> {
   const client = await deps.client();
   const answer = await createRecord(client, type, body, { signal: deps.signal });
   deps.io.success(`Created ${type} ${answer.record.id}.`);
-  await printRecord(deps, answer);
+  await printRecord(deps, type, answer);
 }

@@ -200,7 +200,7 @@ export async function run(opts: EditOptions, deps: Deps): Promise<void> {
     );
     await cleanup();
     deps.io.success(`Updated ${type} ${id}: ${Object.keys(changes).join(', ')}.`);
-    await printRecord(deps, answer);
+    await printRecord(deps, type, answer);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 412) throw err;
     await keepAfterConflict({ deps, type, id, base, changes, defs, file, retry, err }, client);

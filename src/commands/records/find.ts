@@ -22,5 +22,5 @@ export async function run(opts: FindOptions, deps: Deps): Promise<void> {
   }).catch((err: unknown) => {
     throw lookupError(err, type, lookup, 'find');
   });
-  await printRecord(deps, answer);
+  await printRecord(deps, type, answer);
 }

@@ -13,8 +13,11 @@ export interface GetOptions {
 export async function run(opts: GetOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const id = recordId(opts.id);
-  const select = opts.select !== undefined ? parseSelect(opts.select).join(',') : undefined;
+  const select = opts.select !== undefined ? parseSelect(opts.select) : undefined;
   const client = await deps.client();
-  const answer = await getRecord(client, type, id, { select, signal: deps.signal });
-  await printRecord(deps, answer);
+  const answer = await getRecord(client, type, id, {
+    select: select?.join(','),
+    signal: deps.signal,
+  });
+  await printRecord(deps, type, answer, { select });
 }

@@ -2,6 +2,7 @@
 // --where it reads the list endpoint (GET); with --where or --filter-json, the query
 // endpoint (POST), whose filters compare typed values.
 import type { Deps } from '../../factory.ts';
+import { noun } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { planRead, type ReadFlags, type ReadState, readPages, selectedSlugs } from './read.ts';
 import { plural, type Row, recordType, rowColumns, tableSlugs } from './shared.ts';
@@ -54,12 +55,13 @@ export async function listRecordsCommand(
   await writer.end();
   const shown = writer.count;
   if (opts.total && total !== undefined) {
-    deps.io.info(`${plural(total, type)} ${filtered ? 'match' : 'in all'}.`);
+    const verb = filtered ? (total === 1 ? 'matches' : 'match') : 'in all';
+    deps.io.info(`${plural(total, type)} ${verb}.`);
   }
   if (state.hasMore && !opts.all && deps.format === 'table') {
     const of = total !== undefined ? ` of ${total.toLocaleString('en-US')}` : '';
     deps.io.info(
-      `Showing ${shown.toLocaleString('en-US')}${of} ${type} records; more exist: use --limit N or --all.`,
+      `Showing ${shown.toLocaleString('en-US')}${of} ${type} ${noun(total ?? shown, 'record')}; more exist: use --limit N or --all.`,
     );
   }
 }

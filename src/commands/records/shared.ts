@@ -187,42 +187,72 @@ export function tableSlugs(defs: readonly PropertyDefinition[], n = 4): string[]
     .map((d) => d.slug);
 }
 
-/** A single record as shown: id, etag, then its values. */
-interface Shown {
-  id: string;
+/** A record as printed: a row of `list`, with the version the answer carried. */
+interface Shown extends Row {
   etag: string | null;
-  record: RecordAnswer['record'];
 }
 
 /**
- * Print one record: key/value lines on a terminal, with --json the record as the API
- * answers it plus `etag` (the version to pass to --if-match).
+ * The property slugs a printed record has columns for: those `--select` named, else every
+ * defined property, as `list` prints them. A terminal (key/value lines of the values set)
+ * and JSON need only the record's own values, and no request for the definitions unless
+ * --fields is to be checked. When the definitions cannot be read, the record's own values,
+ * so that a write that succeeded is still shown.
  */
-export async function printRecord(deps: Deps, answer: RecordAnswer): Promise<void> {
+async function printedSlugs(
+  deps: Deps,
+  type: RecordType,
+  values: Record<string, unknown>,
+  select: string[] | undefined,
+): Promise<string[]> {
+  if (select) return select;
+  const own = Object.keys(values);
+  if (deps.fields === undefined && deps.format !== 'tsv' && deps.format !== 'csv') return own;
+  try {
+    const slugs = (await definitions(deps, type)).map((d) => d.slug);
+    if (deps.format === 'table') return [...new Set([...slugs, ...own])];
+    return slugs;
+  } catch (err) {
+    if (deps.signal.aborted) throw err;
+    deps.io.debug(`The ${type} definitions could not be read: ${(err as Error).message}`);
+    return own;
+  }
+}
+
+/**
+ * Print one record in the shape of a row of `list`: the same columns (`id`, then every
+ * defined property, or those of --select), so a script reads every record verb's output
+ * alike. On a terminal, `key  value` lines with the etag, the empty values left out; with
+ * --json the record as the API answers it plus `etag` (the version to pass to --if-match).
+ */
+export async function printRecord(
+  deps: Deps,
+  type: RecordType,
+  answer: RecordAnswer,
+  opts: { select?: string[] | undefined } = {},
+): Promise<void> {
   const values = answer.record.default ?? {};
-  const shown: Shown = { id: answer.record.id, etag: answer.etag ?? null, record: answer.record };
+  const shown: Shown = {
+    id: answer.record.id,
+    properties: values,
+    etag: answer.etag ?? null,
+  };
+  const [id, ...properties] = rowColumns(await printedSlugs(deps, type, values, opts.select));
   const columns: Column<Shown>[] = [
-    { key: 'id' },
-    { key: 'etag', default: answer.etag !== undefined },
-    ...Object.keys(values).map(
-      (slug): Column<Shown> => ({
-        key: slug,
-        get: (s) => toWriteForm(s.record.default?.[slug]),
-      }),
-    ),
+    id!,
+    { key: 'etag', default: deps.format === 'table' && answer.etag !== undefined },
+    ...properties,
   ];
   await renderObject(deps.io, shown, columns, {
     format: deps.format,
     fields: deps.fields,
-    json: (s) => ({ ...s.record, etag: s.etag }),
+    row: true,
+    json: (s) => ({ ...answer.record, etag: s.etag }),
   });
 }
 
 /** `1 contact`, `3 contacts`, `2 identities`. */
-export function plural(n: number, type: string): string {
-  const word = n === 1 ? type : type.endsWith('y') ? `${type.slice(0, -1)}ies` : `${type}s`;
-  return `${n.toLocaleString('en-US')} ${word}`;
-}
+export { plural } from '../../output/plural.ts';
 
 export interface RecordRef {
   type: string;
@@ -245,5 +275,5 @@ export async function recordVerb(
   const id = recordId(opts.id);
   const answer = await call(await deps.client(), type, id, { signal: deps.signal });
   deps.io.success(done(type, id, answer));
-  await printRecord(deps, answer);
+  await printRecord(deps, type, answer);
 }

@@ -9,7 +9,7 @@ import { findDefinition } from '../../schema/definitions.ts';
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { unneutralise } from '../../values/write-form.ts';
-import { checkValues, type PropertyDefinition } from './shared.ts';
+import { checkValues, type PropertyDefinition, plural } from './shared.ts';
 
 export type ItemsFormat = 'csv' | 'ndjson' | 'json';
 
@@ -140,7 +140,10 @@ async function csvItems(
     if (fields.every((f) => f.trim() === '')) continue;
     const extra = fields.slice(header.length);
     if (fields.length < header.length || extra.some((f) => f !== '')) {
-      problems.add(where, `${fields.length} fields where the header has ${header.length}`);
+      problems.add(
+        where,
+        `${plural(fields.length, 'field')} where the header has ${header.length}`,
+      );
       continue;
     }
     const id = (fields[idCol] ?? '').trim();

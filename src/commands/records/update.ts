@@ -32,5 +32,5 @@ export async function run(opts: UpdateOptions, deps: Deps): Promise<void> {
     throw preconditionFailed(err, type, id, 'update');
   });
   deps.io.success(`Updated ${type} ${id}.`);
-  await printRecord(deps, answer);
+  await printRecord(deps, type, answer);
 }

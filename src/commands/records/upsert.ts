@@ -26,5 +26,5 @@ export async function run(opts: UpsertOptions, deps: Deps): Promise<void> {
   deps.io.success(
     `${answer.created ? 'Created' : 'Updated'} ${type} ${answer.record.id} (${lookup.slug} = ${JSON.stringify(lookup.value)}).`,
   );
-  await printRecord(deps, answer);
+  await printRecord(deps, type, answer);
 }

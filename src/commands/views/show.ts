@@ -8,6 +8,7 @@ import {
 import type { Deps } from '../../factory.ts';
 import type { Progress } from '../../io/streams.ts';
 import { type Column, cellValue, chooseColumns } from '../../output/format.ts';
+import { plural } from '../../output/plural.ts';
 import { createRowWriter, type RowWriter, renderRows } from '../../output/render.ts';
 import { definitionsOrWarn, resolveView, viewNotFound, viewObjectType } from './shared.ts';
 import { type Group, kanbanGroups, recordColumns } from './view-records.ts';
@@ -92,7 +93,7 @@ export async function run(opts: ShowOptions, deps: Deps): Promise<void> {
   }
   if (more) {
     io.info(
-      `Showing the first ${shown} records of ${type} view "${view!.name}"; more match it: pass --limit N or --all.`,
+      `Showing the first ${plural(shown, 'record')} of ${type} view "${view!.name}"; more match it: pass --limit N or --all.`,
     );
   }
 }

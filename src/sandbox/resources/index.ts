@@ -3,6 +3,7 @@
 // sandbox's options: the default ones here, others by launchSandbox.)
 
 import type { Resource } from '../resource.ts';
+import { automationsResource } from './automations/routes.ts';
 import { grantsResource } from './grants/routes.ts';
 import { importsResource } from './imports/routes.ts';
 import { propertiesResource } from './properties/routes.ts';
@@ -15,6 +16,7 @@ export const resources: readonly Resource[] = [
   grantsResource,
   propertiesResource,
   viewsResource,
+  automationsResource,
   importsResource,
   webhooksResource(),
 ];

@@ -73,7 +73,10 @@ export class PropertiesModel implements Slice {
   /** Answers of visible() by team, object type and list id (null: the workspace). */
   private cache = new Map<string, Map<string, Map<string | null, Visible>>>();
   /** Option tables by definition and list id (null: the workspace), built on first use. */
-  private optionTables = new Map<PropertyDefinition, Map<string | null, OptionTable>>();
+  private optionTables = new Map<
+    PropertyDefinition,
+    Map<string | null, OptionTable<PropertyOption>>
+  >();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {

@@ -4,6 +4,12 @@
 // and the tables that find the option a written or filtered value names.
 
 import { randomUUID } from 'node:crypto';
+import {
+  lookUpOption,
+  type OptionTable,
+  optionTable,
+  optionsShownOn as shownOn,
+} from '../../../filter/options.ts';
 import { notFound } from '../../errors.ts';
 import { freeSlug, slugify } from './catalogue.ts';
 import { checkSlug, conflict, describeDefinition, fieldError, sameName, setList } from './rules.ts';
@@ -23,53 +29,11 @@ export function optionsShownOn(
   def: PropertyDefinition,
   listId?: string | null,
 ): readonly PropertyOption[] {
-  const options = def.options ?? [];
-  if (listId === undefined) return options;
-  // Most options show on every list: then the definition's own array is the answer.
-  for (const option of options) {
-    if (option.list_id !== null && option.list_id !== listId) {
-      return options.filter((o) => o.list_id === null || o.list_id === listId);
-    }
-  }
-  return options;
+  return shownOn(def.options ?? [], listId);
 }
 
-/** The options of a definition shown on a list, by what findOption() matches (first wins). */
-export interface OptionTable {
-  /** By slug and by id. */
-  exact: Map<string, PropertyOption>;
-  /** By display value, trimmed and lower-cased. */
-  byValue: Map<string, PropertyOption>;
-  /** By slug, lower-cased. */
-  bySlug: Map<string, PropertyOption>;
-}
-
-/** The look-up table of `options`. */
-export function optionTable(options: readonly PropertyOption[]): OptionTable {
-  const table: OptionTable = { exact: new Map(), byValue: new Map(), bySlug: new Map() };
-  for (const option of options) {
-    setFirst(table.exact, option.slug, option);
-    setFirst(table.exact, option.id, option);
-    if (option.value !== null) setFirst(table.byValue, option.value.trim().toLowerCase(), option);
-    setFirst(table.bySlug, option.slug.toLowerCase(), option);
-  }
-  return table;
-}
-
-/**
- * The option a written or filtered value names in `table`: its slug, its id, or (when
- * neither matches) its display value or slug compared case-insensitively.
- */
-export function lookUpOption(table: OptionTable, input: string): PropertyOption | undefined {
-  const exact = table.exact.get(input);
-  if (exact !== undefined) return exact;
-  const folded = input.trim().toLowerCase();
-  return table.byValue.get(folded) ?? table.bySlug.get(folded);
-}
-
-function setFirst<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (!map.has(key)) map.set(key, value);
-}
+/** The look-up table of options and the look-up itself are shared (src/filter/options.ts). */
+export { lookUpOption, type OptionTable, optionTable };
 
 /** Add a new option to `def` (400/409 naming fields under `at`); options stay sorted. */
 export function addOption(def: PropertyDefinition, input: NewOption, at: string): PropertyOption {

@@ -4,6 +4,8 @@
 // read definitions through it. Everything comes from the properties model; nothing here
 // keeps state.
 
+import { optionList as describeOptions, isMultiValuedType } from '../../../filter/compare.ts';
+import { optionRankIn } from '../../../filter/options.ts';
 import { invalidRequest } from '../../errors.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
@@ -44,9 +46,7 @@ export function isReference(def: PropertyDefinition): boolean {
 
 /** Types whose values are arrays: multi_str, multiselect_str and every multiref_*. */
 export function isMultiValued(def: PropertyDefinition): boolean {
-  return (
-    def.type === 'multi_str' || def.type === 'multiselect_str' || def.type.startsWith('multiref_')
-  );
+  return isMultiValuedType(def.type);
 }
 
 /** The record type a reference points at, when the sandbox keeps records of that type. */
@@ -75,15 +75,12 @@ export function findOption(
 
 /** `lead, qualified, won`: the option slugs, for messages. */
 export function optionList(scope: Scope, def: PropertyDefinition): string {
-  const slugs = optionsIn(scope, def).map((o) => o.slug);
-  return slugs.length === 0 ? '(none: add options to the property first)' : slugs.join(', ');
+  return describeOptions(optionsIn(scope, def));
 }
 
 /** The position of an option in the definition's display order (unknown slugs last). */
 export function optionRank(def: PropertyDefinition, slug: string): number {
-  const options = def.options ?? [];
-  const i = options.findIndex((o) => o.slug === slug);
-  return i === -1 ? options.length : i;
+  return optionRankIn(def.options ?? [], slug);
 }
 
 /** One step of a resolved path: the definition, and the scope it was found in. */

@@ -7,6 +7,7 @@
 // field (`default.amount`, `list.<listId>.stage`), or 422 unprocessable when the only
 // problems are required properties left empty.
 
+import { normaliseDate } from '../../../filter/compare.ts';
 import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { type FieldError, invalidRequest, SandboxError } from '../../errors.ts';
 import {
@@ -22,10 +23,6 @@ import {
 import type { PropertyDefinition } from '../properties/types.ts';
 import { recordsOf } from './model.ts';
 import type { RecordChanges, StoredRecord, Values } from './types.ts';
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?$/;
 
 /** The record body of create, patch, upsert and batch items: `{ default?, list? }`. */
 export interface RecordInput {
@@ -232,31 +229,6 @@ function normaliseReference(scope: Scope, def: PropertyDefinition, raw: unknown)
     return bad('not_found', `no ${target} record has the id ${id}`);
   }
   return { value: id };
-}
-
-/** YYYY-MM-DD stays as is; a date-time becomes UTC ISO-8601 with ms (no zone: UTC). */
-export function normaliseDate(text: string): string | undefined {
-  const date = DATE.exec(text);
-  if (date !== null) {
-    const [, y, m, d] = date;
-    return validDay(Number(y), Number(m), Number(d)) ? text : undefined;
-  }
-  const dt = DATE_TIME.exec(text);
-  if (dt === null) return undefined;
-  const [, y, m, d, hh, mm, ss, , zone] = dt;
-  if (!validDay(Number(y), Number(m), Number(d))) return undefined;
-  if (Number(hh) > 23 || Number(mm) > 59 || Number(ss ?? 0) > 59) return undefined;
-  let iso = text.replace(/ /, 'T').toUpperCase();
-  if (zone === undefined) iso += 'Z';
-  else if (/^[+-]\d{4}$/.test(zone))
-    iso = iso.slice(0, -5) + `${zone.slice(0, 3)}:${zone.slice(3)}`;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
-
-function validDay(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
 /** True when a value counts as given for a required property. */

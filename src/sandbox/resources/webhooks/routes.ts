@@ -7,6 +7,8 @@
 // explains that answer (src/api/errors.ts), and its tests run such a sandbox.
 
 import type { ApiRoute, Handler, HttpMethod, Resource } from '../../resource.ts';
+import { automationEvents } from '../automations/events.ts';
+import { deliverOn } from './dispatches.ts';
 import { deliveriesOf, setUpDeliveries } from './engine.ts';
 import {
   createWebhook,
@@ -50,6 +52,14 @@ export function webhooksResource(options: WebhookOptions = {}): Resource {
     slices: [webhooksSlice],
     subscribe: (store) => {
       setUpDeliveries(store, settings);
+      // The webhook steps of automation runs: their events go to the webhook they name.
+      deliverOn(store, automationEvents, (e) => ({
+        teamId: e.teamId,
+        webhookId: e.webhookId,
+        event: e.event,
+        data: () => ({ ...e.data() }),
+        occurredAt: e.occurredAt,
+      }));
     },
     // Deliveries restored from a data file are sent at start; the engine stops at close.
     start: (store) => {

@@ -1,0 +1,219 @@
+// Does firing automations slow writes down? The time of an import of 20,000 contact rows
+// into a sandbox with 10 enabled automations of mixed kinds, half of them matching, against
+// the same import with no automation, measured in this run: the goal is at most 1.3x.
+//
+//   node bench/sandbox-automations.mjs [--runs N] [--rows N]    (default 11 runs of 20,000 rows)
+//
+// The sandbox runs in this process on a real HTTP port, compiled as the build compiles it
+// (esbuild, bundled, no names kept: src/ through tsx would time tsx's own wrappers of every
+// function it creates). Each run resets it, writes 10,000 contacts through the model (no events), creates the
+// automations (or none), then times one `POST /contact/import` of ROWS rows deduped by email:
+// the first half patch those contacts (status and score change: record.updated), the second
+// half create contacts (record.created); the job is polled every 10 ms until complete. The
+// two setups alternate, after three warm-ups of each (the code of each setup is compiled
+// by then); the medians, their spread and the ratio of
+// the medians are printed, for wall time and for the process's CPU time (steadier on a busy
+// machine), and the number of runs each import started (checked).
+//
+// The 10 automations: 5 lifecycle on_create, of which 3 match every created row (one with a
+// webhook step, one with webhook and agent steps, one waiting a day before a webhook step)
+// and 2 match none (state on score > 100000, on city = Atlantis); 5 update, of which 2
+// match every patched row (changeset on status; on score with `to >= 0`) and 3 match none
+// (changes of phone, of title, score to > 100000). So a created row starts 3 runs and a
+// patched row 2.
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const RUNS = flag('--runs', 11);
+const ROWS = flag('--rows', 20000);
+const EXISTING = ROWS / 2;
+
+const statuses = ['lead', 'customer', 'churned'];
+
+function values(i, round) {
+  return {
+    name: `Person ${i}`,
+    email: `person${i}@example.com`,
+    phone: `+44 20 ${String(i).padStart(8, '0')}`,
+    title: `Engineer ${i % 50}`,
+    company: `Company ${i % 997}, Ltd`,
+    city: ['London', 'Paris', 'Berlin'][i % 3],
+    status: statuses[(i + round) % 3],
+    score: (i + round) % 1000,
+  };
+}
+
+const WEBHOOK = '2f1c9a4e-8d4b-4c1e-9a43-0c5e4b7f6d21';
+const AGENT = '7a3e1f52-6b9d-4e0c-8f1a-3d2c5b6e7f80';
+const webhook = { type: 'webhook', webhook_id: WEBHOOK };
+const lifecycle = (name, filter, actions) => ({
+  kind: 'lifecycle',
+  name,
+  on_create: true,
+  state: { filter },
+  actions,
+});
+const update = (name, filter, actions) => ({
+  kind: 'update',
+  name,
+  changeset: { filter },
+  actions,
+});
+const AUTOMATIONS = [
+  lifecycle('Every new contact', [{ email: { exists: true } }], [webhook]),
+  lifecycle('Scored', [{ score: { '>=': '0' } }], [webhook, { type: 'agent', agent_id: AGENT }]),
+  lifecycle(
+    'Follow up tomorrow',
+    [{ status: { in: statuses } }],
+    [{ type: 'wait', delay_seconds: 86400 }, webhook],
+  ),
+  lifecycle('Whales', [{ score: { '>': '100000' } }], [webhook]),
+  lifecycle('Atlantis', [{ city: { '=': 'Atlantis' } }], [webhook]),
+  update('Status moved', [{ status: {} }], [webhook]),
+  update('Score set', [{ score: { to: { '>=': '0' } } }], [{ type: 'agent', agent_id: AGENT }]),
+  update('Phone changed', [{ phone: {} }], [webhook]),
+  update('Title changed', [{ title: {} }], [webhook]),
+  update('Score soared', [{ score: { to: { '>': '100000' } } }], [webhook]),
+];
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The sandbox's modules this bench needs, bundled by esbuild into a temporary file. */
+async function compiledSandbox() {
+  const { build } = await import('esbuild');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const src = new URL('../src/', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'ws-bench-sandbox-'));
+  try {
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(
+      entry,
+      [
+        `export { startSandbox } from ${JSON.stringify(`${src}sandbox/index.ts`)};`,
+        `export { recordsOf } from ${JSON.stringify(`${src}sandbox/resources/records/model.ts`)};`,
+        `export { runsOf } from ${JSON.stringify(`${src}sandbox/resources/automations/runs.ts`)};`,
+        `export { importsOf } from ${JSON.stringify(`${src}sandbox/resources/imports/model.ts`)};`,
+      ].join('\n'),
+    );
+    const outfile = join(dir, 'sandbox.mjs');
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      logLevel: 'error',
+      // Packages written as CommonJS require Node's built-ins.
+      banner: {
+        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      },
+    });
+    return await import(outfile);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const { startSandbox, recordsOf, runsOf, importsOf } = await compiledSandbox();
+
+  const sandbox = await startSandbox({ port: 0 });
+  const base = `${sandbox.url}/v2/prism/${sandbox.teamId}`;
+  const headers = { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' };
+  const call = async (method, url, body) => {
+    const res = await fetch(url, { method, headers, body: body && JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text === '' ? undefined : JSON.parse(text);
+  };
+  const objects = Array.from({ length: ROWS }, (_, i) => ({ default: values(i, 1) }));
+  const importBody = JSON.stringify({ objects, options: { dedupe_by: 'email' } });
+
+  /** One timed import; returns its milliseconds and the runs it started. */
+  async function once(withAutomations) {
+    await call('POST', `${sandbox.url}/__sandbox/reset`);
+    const records = recordsOf(sandbox.store);
+    for (let i = 0; i < EXISTING; i++) records.create('contact', { default: values(i, 0) });
+    if (withAutomations) {
+      for (const automation of AUTOMATIONS) {
+        await call('POST', `${base}/contact/triggered_automations`, automation);
+      }
+    }
+    global.gc?.();
+    const cpuStarted = process.cpuUsage();
+    const started = performance.now();
+    const res = await fetch(`${base}/contact/import`, {
+      method: 'POST',
+      headers,
+      body: importBody,
+    });
+    let job = await res.json();
+    // The job's state read from the store (no poll requests, whose cost would grow with the
+    // import's time and count against the slower setup).
+    while (job.status === 'processing') {
+      await sleep(2);
+      job = importsOf(sandbox.store).lookup(job.job_id).job;
+    }
+    const ms = performance.now() - started;
+    const { user, system } = process.cpuUsage(cpuStarted);
+    const cpu = (user + system) / 1000;
+    if (job.status !== 'complete' || job.succeeded !== ROWS) {
+      throw new Error(`import ${job.status}: ${job.succeeded} of ${ROWS} rows`);
+    }
+    const runs = runsOf(sandbox.store).started;
+    const expected = withAutomations ? (ROWS - EXISTING) * 3 + EXISTING * 2 : 0;
+    if (runs !== expected) throw new Error(`${runs} runs started, expected ${expected}`);
+    return { ms, cpu, runs };
+  }
+
+  // Warm-up: the first imports of each setup compile the code paths they use.
+  for (let i = 0; i < 3; i++) {
+    await once(false);
+    await once(true);
+  }
+  const none = { ms: [], cpu: [] };
+  const some = { ms: [], cpu: [] };
+  let runs = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const plain = await once(false);
+    none.ms.push(plain.ms);
+    none.cpu.push(plain.cpu);
+    const timed = await once(true);
+    some.ms.push(timed.ms);
+    some.cpu.push(timed.cpu);
+    runs = timed.runs;
+  }
+  await sandbox.close();
+
+  const show = (label, xs) =>
+    console.log(
+      `${label} median ${median(xs).toFixed(0).padStart(5)} ms   (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)}, ${xs.length} runs)`,
+    );
+  console.log(
+    `import of ${ROWS} contact rows (${EXISTING} patched, ${ROWS - EXISTING} created), ${RUNS} runs each, alternating`,
+  );
+  show('wall, no automation           ', none.ms);
+  show('wall, 10 automations (5 match) ', some.ms);
+  show('CPU,  no automation           ', none.cpu);
+  show('CPU,  10 automations (5 match) ', some.cpu);
+  console.log(`runs started per import   ${runs}`);
+  for (const [label, key] of [
+    ['wall', 'ms'],
+    ['CPU ', 'cpu'],
+  ]) {
+    const ratio = median(some[key]) / median(none[key]);
+    console.log(`ratio of medians, ${label}   ${ratio.toFixed(2)}x (goal: at most 1.30x)`);
+  }
+}
+
+await main();

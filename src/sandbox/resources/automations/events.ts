@@ -1,0 +1,40 @@
+// What the automations resource announces on the event spine (src/sandbox/events.ts): a
+// webhook step of a run hands its event to the webhook delivery engine, which subscribes to
+// `automationEvents` (resources/webhooks/routes.ts): the event is delivered, signed, to the
+// webhook the step names when it is enabled and verified. The run records the step as
+// dispatched either way, as the service's runs do not wait for deliveries.
+
+import { defineEvent } from '../../events.ts';
+
+/** The `data` of a webhook event of an automation (documented in the sandbox README). */
+export interface AutomationEventData {
+  readonly automation_id: string;
+  readonly automation_name: string;
+  readonly run_id: string;
+  readonly object_type: string;
+  readonly record_id: string;
+  /** `{ slug: { from, to } }`: the values the write changed (null for no value). */
+  readonly changes: Readonly<Record<string, { from: unknown; to: unknown }>>;
+  /** The record after the write, as GET returns it (`{ id, default, list? }`). */
+  readonly record: unknown;
+}
+
+export interface WebhookDispatch {
+  readonly type: 'webhook.dispatch';
+  readonly teamId: string;
+  readonly webhookId: string;
+  /** The event name: `deal.updated`, `contact.created`, `deal.deleted`, `deal.restored`. */
+  readonly event: string;
+  /** When the step ran (sandbox clock, ISO-8601): the delivery's `occurred_at`. */
+  readonly occurredAt: string;
+  /**
+   * The event's `data`, built when first asked for (the same object after): a listener that
+   * will not deliver it (no such webhook, or one disabled or unverified) never pays for
+   * presenting the record.
+   */
+  readonly data: () => AutomationEventData;
+}
+
+export type AutomationEvent = WebhookDispatch;
+
+export const automationEvents = defineEvent<AutomationEvent>('automation');

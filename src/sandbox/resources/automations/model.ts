@@ -1,0 +1,318 @@
+// Triggered automations: per team, in creation order, in the store's `automations` slice.
+// The model checks an automation against the definitions of its object type (the shared
+// checks of src/automations/check.ts), keeps it, and answers which of a team's automations
+// a write may fire (enabled ones, by object type and trigger) with each one compiled once by
+// the shared evaluator (src/automations/evaluate.ts) until it or a definition changes.
+
+import { checkAutomation } from '../../../automations/check.ts';
+import { type CompiledAutomation, compileAutomation } from '../../../automations/evaluate.ts';
+import type { Trigger } from '../../../automations/types.ts';
+import { AutomationObjectType } from '../../../generated/enums.ts';
+import { canonicalJson } from '../../../util/canonical-json.ts';
+import { isPlainObject } from '../../../util/guards.ts';
+import { invalidRequest, notFound } from '../../errors.ts';
+import { randomId } from '../../ids.ts';
+import {
+  defineSlice,
+  type Slice,
+  type SliceContext,
+  SnapshotError,
+  type Store,
+} from '../../store.ts';
+import { stableId } from '../properties/catalogue.ts';
+import type { AutomationFields, StoredAutomation } from './types.ts';
+import { workspaceOf } from './workspace.ts';
+
+/** The object types of the automation endpoints (api.md, "Object types"). */
+export const AUTOMATION_OBJECT_TYPES = AutomationObjectType;
+
+export function isAutomationObjectType(value: string): boolean {
+  return (AUTOMATION_OBJECT_TYPES as readonly string[]).includes(value);
+}
+
+/** The user every automation of the sandbox is saved by (the sandbox has one user). */
+export const SANDBOX_USER_ID = stableId('user', 'sandbox');
+
+const FIELDS = [
+  'kind',
+  'name',
+  'actions',
+  'changeset',
+  'state',
+  'enabled',
+  'on_create',
+  'on_delete',
+  'list_id',
+] as const satisfies readonly (keyof AutomationFields)[];
+
+/** An automation a write may fire, and its compiled form (compiled on first use). */
+export interface Candidate {
+  readonly automation: StoredAutomation;
+  /** Set by compiledOf(). */
+  compiled: CompiledAutomation | undefined;
+}
+
+/** The automations a write of one object type may fire, by trigger (enabled ones only). */
+interface Candidates {
+  readonly updated: readonly Candidate[];
+  readonly created: readonly Candidate[];
+  readonly deleted: readonly Candidate[];
+}
+
+const NONE: Candidates = { updated: [], created: [], deleted: [] };
+
+export class AutomationsModel implements Slice {
+  /** Automations by team, in creation order. */
+  private teams = new Map<string, StoredAutomation[]>();
+  /**
+   * Candidates by team, then object type, each compiled on first use; dropped after any
+   * change of automations or of definitions.
+   */
+  private candidates = new Map<string, Map<string, Candidates>>();
+  private readonly ctx: SliceContext;
+
+  constructor(ctx: SliceContext) {
+    this.ctx = ctx;
+  }
+
+  /** A team's automations of an object type, in creation order; with listId, that list's. */
+  list(teamId: string, objectType: string, listId?: string): StoredAutomation[] {
+    return (this.teams.get(teamId) ?? []).filter(
+      (a) => a.object_type === objectType && (listId === undefined || a.list_id === listId),
+    );
+  }
+
+  /** The automation, or 404. */
+  get(teamId: string, objectType: string, id: string): StoredAutomation {
+    const found = this.teams.get(teamId)?.find((a) => a.id === id && a.object_type === objectType);
+    if (found === undefined) {
+      throw notFound(
+        `No ${objectType} automation has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/triggered_automations.`,
+      );
+    }
+    return found;
+  }
+
+  create(
+    store: Store,
+    teamId: string,
+    objectType: string,
+    fields: AutomationFields,
+  ): StoredAutomation {
+    check(store, teamId, objectType, fields);
+    const at = this.ctx.clock.iso();
+    const automation: StoredAutomation = {
+      id: randomId(),
+      object_type: objectType,
+      ...copyFields(fields),
+      team_id: teamId,
+      user_id: SANDBOX_USER_ID,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+    };
+    let list = this.teams.get(teamId);
+    if (list === undefined) {
+      list = [];
+      this.teams.set(teamId, list);
+    }
+    list.push(automation);
+    this.changed();
+    return automation;
+  }
+
+  /** Replace every field; the version and updated_at move only when something changed. */
+  replace(
+    store: Store,
+    teamId: string,
+    objectType: string,
+    id: string,
+    fields: AutomationFields,
+  ): StoredAutomation {
+    const current = this.get(teamId, objectType, id);
+    check(store, teamId, objectType, fields);
+    if (canonicalJson(pick(current)) === canonicalJson(pick(fields))) return current;
+    const next: StoredAutomation = {
+      ...current,
+      ...copyFields(fields),
+      updated_at: this.ctx.clock.iso(),
+      version: current.version + 1,
+    };
+    const list = this.teams.get(teamId)!;
+    list[list.indexOf(current)] = next;
+    this.changed();
+    return next;
+  }
+
+  remove(teamId: string, objectType: string, id: string): StoredAutomation {
+    const automation = this.get(teamId, objectType, id);
+    const list = this.teams.get(teamId)!;
+    list.splice(list.indexOf(automation), 1);
+    this.changed();
+    return automation;
+  }
+
+  /** The enabled automations a `trigger` write of `objectType` may fire, in creation order. */
+  candidatesFor(teamId: string, objectType: string, trigger: Trigger): readonly Candidate[] {
+    let team = this.candidates.get(teamId);
+    if (team === undefined) {
+      team = new Map();
+      this.candidates.set(teamId, team);
+    }
+    let found = team.get(objectType);
+    if (found === undefined) {
+      found = this.buildCandidates(teamId, objectType);
+      team.set(objectType, found);
+    }
+    return trigger === 'updated'
+      ? found.updated
+      : trigger === 'deleted'
+        ? found.deleted
+        : found.created;
+  }
+
+  /** The candidate's automation compiled against its team's definitions (once). */
+  compiledOf(store: Store, candidate: Candidate): CompiledAutomation {
+    if (candidate.compiled === undefined) {
+      const { automation } = candidate;
+      candidate.compiled = compileAutomation(
+        automation,
+        automation.object_type,
+        workspaceOf(store, automation.team_id),
+      );
+    }
+    return candidate.compiled;
+  }
+
+  /** Definitions changed: compile again on next use. */
+  definitionsChanged(): void {
+    this.candidates = new Map();
+  }
+
+  private buildCandidates(teamId: string, objectType: string): Candidates {
+    const enabled = this.list(teamId, objectType).filter((a) => a.enabled);
+    if (enabled.length === 0) return NONE;
+    const candidates = enabled.map(
+      (automation): Candidate => ({ automation, compiled: undefined }),
+    );
+    const lifecycle = (on: 'on_create' | 'on_delete') =>
+      candidates.filter((c) => c.automation.kind === 'lifecycle' && c.automation[on] === true);
+    return {
+      updated: candidates.filter((c) => c.automation.kind === 'update'),
+      created: lifecycle('on_create'),
+      deleted: lifecycle('on_delete'),
+    };
+  }
+
+  reset(): void {
+    this.teams = new Map();
+    this.candidates = new Map();
+  }
+
+  isEmpty(): boolean {
+    for (const list of this.teams.values()) if (list.length > 0) return false;
+    return true;
+  }
+
+  toJSON(): StoredAutomation[] {
+    return [...this.teams.values()].flat();
+  }
+
+  load(data: unknown): void {
+    const base = 'store.slices.automations';
+    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of automations');
+    const teams = new Map<string, StoredAutomation[]>();
+    const ids = new Set<string>();
+    for (const [i, item] of data.entries()) {
+      const automation = parseAutomation(item, `${base}[${i}]`);
+      if (ids.has(automation.id)) {
+        throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${automation.id}`);
+      }
+      ids.add(automation.id);
+      const list = teams.get(automation.team_id) ?? [];
+      teams.set(automation.team_id, list);
+      list.push(automation);
+    }
+    this.teams = teams;
+    this.candidates = new Map();
+  }
+
+  private changed(): void {
+    this.candidates = new Map();
+    this.ctx.changed();
+  }
+}
+
+/** 400 listing every problem of the automation, each on its body field. */
+function check(store: Store, teamId: string, objectType: string, fields: AutomationFields): void {
+  const problems = checkAutomation(fields, objectType, workspaceOf(store, teamId)).map((p) => ({
+    field: `body.${p.field}`,
+    code: p.code,
+    message: p.message,
+  }));
+  if (fields.name.trim() === '') {
+    problems.unshift({ field: 'body.name', code: 'empty', message: 'name must not be blank.' });
+  }
+  if (problems.length > 0) {
+    const [first] = problems;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more: see errors)` : '';
+    throw invalidRequest(`${first!.field}: ${first!.message}${more}`, problems);
+  }
+}
+
+function pick(fields: AutomationFields): AutomationFields {
+  const out = {} as Record<string, unknown>;
+  for (const field of FIELDS) out[field] = fields[field];
+  return out as unknown as AutomationFields;
+}
+
+function copyFields(fields: AutomationFields): AutomationFields {
+  return structuredClone(pick(fields));
+}
+
+function parseAutomation(item: unknown, at: string): StoredAutomation {
+  if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
+  const expect = (field: string, ok: boolean, what: string) => {
+    if (!ok) throw new SnapshotError(`${at}.${field}`, `must be ${what}`);
+  };
+  for (const field of ['id', 'name', 'team_id', 'user_id', 'created_at', 'updated_at']) {
+    expect(field, typeof item[field] === 'string', 'a string');
+  }
+  expect(
+    'object_type',
+    isAutomationObjectType(String(item['object_type'])),
+    `one of ${AUTOMATION_OBJECT_TYPES.join(', ')}`,
+  );
+  expect('kind', item['kind'] === 'update' || item['kind'] === 'lifecycle', 'update or lifecycle');
+  expect(
+    'actions',
+    Array.isArray(item['actions']) && item['actions'].every(isPlainObject),
+    'an array of objects',
+  );
+  for (const field of ['changeset', 'state']) {
+    expect(field, item[field] === null || isPlainObject(item[field]), 'an object or null');
+  }
+  expect('enabled', typeof item['enabled'] === 'boolean', 'a boolean');
+  for (const field of ['on_create', 'on_delete']) {
+    expect(field, item[field] === null || typeof item[field] === 'boolean', 'a boolean or null');
+  }
+  expect(
+    'list_id',
+    item['list_id'] === null || typeof item['list_id'] === 'string',
+    'a string or null',
+  );
+  const version = item['version'];
+  expect(
+    'version',
+    typeof version === 'number' && Number.isInteger(version) && version >= 1,
+    'an integer >= 1',
+  );
+  return item as unknown as StoredAutomation;
+}
+
+export const automationsSlice = defineSlice('automations', (ctx) => new AutomationsModel(ctx));
+
+/** The automations model of `store`. */
+export function automationsOf(store: Store): AutomationsModel {
+  return store.slice(automationsSlice);
+}
