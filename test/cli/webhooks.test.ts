@@ -205,7 +205,7 @@ describe('ws webhooks list, get, update, enable, disable, delete', () => {
     const byName = await runWs(['webhooks', 'get', 'ORDERS', '--json'], { env });
     assert.equal(JSON.parse(byName.stdout).id, a.id);
     const byId = await runWs(['webhooks', 'get', a.id, '--fields', 'name,url'], { env });
-    assert.equal(byId.stdout, `orders\t${receiver.url}\n`);
+    assert.equal(byId.stdout, `name\torders\nurl\t${receiver.url}\n`);
   });
 
   it('an unknown name is not found (exit 4) with the names; a shared name is a usage error with the ids', async () => {
