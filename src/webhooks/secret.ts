@@ -25,8 +25,8 @@ export async function readSecret(
   why = 'to sign and check deliveries',
 ): Promise<string> {
   if (file === undefined) {
-    const fromEnv = deps.env[SECRET_ENV];
-    if (fromEnv) return fromEnv.trim();
+    const fromEnv = deps.env[SECRET_ENV]?.trim();
+    if (fromEnv) return oneWord(fromEnv, SECRET_ENV);
     throw new UsageError(
       `A webhook secret is needed ${why}: pass --secret-file F, or set ${SECRET_ENV}.`,
       'The secret (whsec_…) is shown once when the webhook is created; `ws webhooks create --secret-file F` saves it.',
@@ -53,9 +53,14 @@ export async function readSecret(
   }
   const secret = text.trim();
   if (secret === '') throw new UsageError(`--secret-file ${file} is empty.`);
+  return oneWord(secret, `--secret-file ${file}`);
+}
+
+/** The secret is one word; text around it (a note, a second secret) is refused, not signed with. */
+function oneWord(secret: string, where: string): string {
   if (/\s/.test(secret)) {
     throw new UsageError(
-      `--secret-file ${file} holds more than one word: it should hold the secret alone (whsec_…).`,
+      `${where} holds more than one word: it should hold the secret alone (whsec_…).`,
     );
   }
   return secret;

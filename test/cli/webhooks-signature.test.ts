@@ -276,6 +276,46 @@ describe('ws webhooks sign and check-signature', () => {
     assert.match(bad.stdout, /The header cannot be read: the header has no t=<unix seconds> part/);
   });
 
+  it('the secret never appears in output, --debug traces or errors', async () => {
+    const stale = now() - 3600;
+    const runs = [
+      await check(`t=${now()},v1=${hmac(SECRET, now(), BODY)}`, `${BODY} `, ['--debug']),
+      await check(`t=${stale},v1=${hmac(SECRET, stale, BODY)}`, BODY, ['--json', '--debug']),
+      await check(`t=${now()},v1=00`, BODY, ['--webhook', 'no-such-webhook', '--debug']),
+      await runWs(['webhooks', 'sign', '--secret-file', secretFile, '--json', '--debug'], { env }),
+      await runWs(
+        [
+          'webhooks',
+          'listen',
+          '--webhook',
+          'no-such-webhook',
+          '--secret-file',
+          secretFile,
+          '--debug',
+        ],
+        { env },
+      ),
+      await runWs(
+        ['webhooks', 'doctor', 'http://127.0.0.1:9/hooks', '--secret-file', secretFile, '--debug'],
+        { env },
+      ),
+      await runWs(['webhooks', 'sign', '--body', '{}', '--debug'], {
+        env: { ...env, WS_WEBHOOK_SECRET: `${SECRET} trailing` },
+      }),
+    ];
+    // Each failed (sign --json printed a signature; a secret of two words is refused), and
+    // said something: the check is not vacuous.
+    assert.deepEqual(
+      runs.map((r) => r.code),
+      [1, 1, 4, 0, 4, 1, 2],
+    );
+    for (const r of runs) {
+      assert.ok(r.stdout.length + r.stderr.length > 0);
+      assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), r.stdout + r.stderr);
+      assert.ok(!r.stderr.includes(SECRET.slice(6, 20)), r.stderr);
+    }
+  });
+
   it('a secret file readable by others gets a warning', async () => {
     const open = join(dir, 'open.txt');
     writeFileSync(open, SECRET, { mode: 0o644 });
