@@ -5,7 +5,8 @@
 // refusals of a hosted service and of a sandbox that delivers only to public addresses.
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { request as httpRequest, createServer as httpServer } from 'node:http';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { hostLabel } from '../../src/commands/webhooks/listen-setup.ts';
@@ -429,6 +430,98 @@ describe('ws webhooks listen where 127.0.0.1 cannot be reached', () => {
     } finally {
       cleanup();
       await stub.close();
+    }
+  });
+
+  it('a hosted service with --public-url: the tunnel carries the handshake and deliveries; kill -9 leaves nothing for long', async () => {
+    // "Hosted": the sandbox's API behind a proxy that hides its control endpoints, so ws
+    // cannot tell it is a sandbox. The "tunnel": a TCP relay from a public port to --port.
+    const hosted = httpServer((req, res) => {
+      if (req.url!.startsWith('/__sandbox/')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":{"code":"not_found","message":"No such endpoint"}}');
+        return;
+      }
+      const upstream = new URL(t.sandbox.url);
+      const out = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(out);
+    });
+    await new Promise<void>((resolve) => hosted.listen(0, '127.0.0.1', resolve));
+    const port = await freePort();
+    const tunnel = createServer((socket) => {
+      const local = connect(port, '127.0.0.1');
+      socket.pipe(local).pipe(socket);
+      local.on('error', () => socket.destroy());
+      socket.on('error', () => local.destroy());
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const publicUrl = `http://127.0.0.1:${(tunnel.address() as { port: number }).port}/`;
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      writeProfiles(
+        dir,
+        {
+          hosted: {
+            base_url: `http://127.0.0.1:${(hosted.address() as { port: number }).port}`,
+            team_id: t.sandbox.teamId,
+            api_key: t.sandbox.apiKey,
+            rate_limit: 0,
+          },
+        },
+        'hosted',
+      );
+      const hostedEnv = wsEnv(dir);
+      const args = ['--public-url', publicUrl, '--port', String(port), '--forward-to', handler.url];
+      const first = spawnWs(['webhooks', 'listen', ...args, '--format', 'ndjson'], hostedEnv);
+      running.push(first);
+      const r1 = await ready(first);
+      assert.equal(r1.webhook_url, publicUrl);
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      // The next run, on the same machine, removes the webhook the killed one left.
+      const s = spawnWs(
+        ['webhooks', 'listen', ...args, '--format', 'ndjson', '--print-secret'],
+        hostedEnv,
+      );
+      running.push(s);
+      const r = await ready(s);
+      assert.match(s.stderr(), new RegExp(`Removed webhook ${r1.webhook_name}, left by`));
+      assert.deepEqual(
+        (await webhooks()).map((w) => [w.id, w.url]),
+        [[r.webhook_id, publicUrl]],
+      );
+      const ping = await runWs(['webhooks', 'ping', r.webhook_id, '--wait'], {
+        env: { WS_CONFIG_DIR: dir },
+      });
+      assert.equal(ping.code, 0, ping.stderr);
+      const line = JSON.parse(await s.waitFor((l) => l.includes('"type":"delivery"')));
+      assert.equal(line.signature, 'valid');
+      assert.equal(line.forward.status, 200);
+      const got = handler.posts()[0]!;
+      assert.ok(signatureOk(String(got.headers['x-service-signature']), got.body, r.secret));
+
+      s.child.kill('SIGTERM');
+      assert.equal(await s.exited, 130);
+      assert.equal(json(s).at(-1)!.webhook_removed, true);
+      assert.deepEqual(await webhooks(), []);
+    } finally {
+      cleanup();
+      tunnel.close();
+      hosted.closeAllConnections();
+      hosted.close();
     }
   });
 
