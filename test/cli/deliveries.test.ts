@@ -429,3 +429,48 @@ describe('ws deliveries tail', () => {
     }
   });
 });
+
+describe('ws deliveries list, page after page', () => {
+  it('50 by default; --limit and --all read 100 a request, following the cursor', async () => {
+    const s = await startTestSandbox();
+    const receiver = await startReceiver();
+    try {
+      const e = { ...(s.env as Record<string, string>), NO_COLOR: '1' };
+      const created = await runWs(
+        ['webhooks', 'create', '--name', 'busy', '--url', receiver.url, '--wait', '--json'],
+        { env: e },
+      );
+      const hook = JSON.parse(created.stdout);
+      assert.equal(hook.verified, true, created.stderr);
+      for (let i = 0; i < 130; i++) {
+        const res = deliveriesOf(s.sandbox.store).dispatch({
+          teamId: s.sandbox.teamId,
+          webhookId: hook.id,
+          event: 'deal.updated',
+          data: { i },
+        });
+        assert.ok(res.dispatched);
+      }
+      const run = async (...args: string[]) => {
+        const r = await runWs(['deliveries', 'list', '--json', '--debug', ...args], { env: e });
+        assert.equal(r.code, 0, r.stderr);
+        const requests = r.stderr.split('\n').filter((l) => l.startsWith('→ GET')).length;
+        return { rows: JSON.parse(r.stdout) as Delivery[], requests };
+      };
+      const byDefault = await run();
+      assert.deepEqual([byDefault.rows.length, byDefault.requests], [50, 1]);
+      const limited = await run('--limit', '120', '--type', 'delivery');
+      assert.deepEqual([limited.rows.length, limited.requests], [120, 2]);
+      const all = await run('--all', '--webhook', hook.id);
+      assert.deepEqual([all.rows.length, all.requests], [131, 2]);
+      // Newest first, each once, across the pages.
+      assert.equal(new Set(all.rows.map((d) => d.delivery_id)).size, 131);
+      assert.equal(all.rows.at(-1)!.type, 'verification');
+      const both = await runWs(['deliveries', 'list', '--all', '--limit', '5'], { env: e });
+      assert.equal(both.code, 2);
+    } finally {
+      await receiver.close();
+      await s.stop();
+    }
+  });
+});
