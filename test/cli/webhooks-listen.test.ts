@@ -15,6 +15,7 @@ import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sa
 import { type Spawned, spawnWs, wsEnv } from '../helpers/spawned.ts';
 import { startStub } from '../helpers/stub-server.ts';
 import {
+  freePort,
   hmac,
   signatureOk,
   startReceiver,
@@ -63,14 +64,6 @@ const ready = async (s: Spawned): Promise<Line> =>
 async function webhooks(): Promise<{ id: string; name: string; url: string }[]> {
   const r = await runWs(['webhooks', 'list', '--json'], { env });
   return JSON.parse(r.stdout);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('ws webhooks listen against a sandbox', () => {

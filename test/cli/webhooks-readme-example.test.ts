@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { freePort } from '../helpers/webhook-receiver.ts';
 
 const README = new URL('../../README.md', import.meta.url).pathname;
 
@@ -27,14 +27,6 @@ function exampleBlocks(): string[] {
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
     m[1]!.replace(/^ {3}/gm, '').trim(),
   );
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 interface Shell {

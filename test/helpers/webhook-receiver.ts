@@ -4,7 +4,7 @@
 // computed here, independently of ws's own signature module.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 
 export interface ReceivedRequest {
   method: string;
@@ -115,4 +115,13 @@ export function checking(secret: () => string): (req: ReceivedRequest) => Answer
     }
     return { status: 200, body: 'ok' };
   };
+}
+
+/** A port on 127.0.0.1 that was free a moment ago (for `--port`, a tunnel, a handler). */
+export async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
