@@ -243,9 +243,12 @@ describe('ws webhooks listen against a sandbox', () => {
     assert.doesNotMatch(s.stderr(), /error:/);
   });
 
-  it('piped without --format: a tsv row per delivery', async () => {
-    const s = listen(['--forward-to', handler.url]);
+  it('piped without --format: a tsv row per delivery; --print-secret is the first line', async () => {
+    const s = listen(['--forward-to', handler.url, '--print-secret']);
     await s.waitForStderr(/Ready: listening/);
+    const secret = await s.waitFor(() => true, 'the secret');
+    assert.match(secret, /^whsec_[\w-]{32}$/);
+    assert.equal(s.lines[0], secret);
     const id = (await webhooks())[0]!.id;
     await runWs(['webhooks', 'ping', id, '--wait'], { env });
     const row = (await s.waitFor((l) => l.includes('webhook.test'))).split('\t');
@@ -253,8 +256,12 @@ describe('ws webhooks listen against a sandbox', () => {
       [row[0], row[2], row[4], row[5], row[6], row[7]],
       ['delivery', 'webhook.test', id, 'valid', '200', '200'],
     );
+    // It is the webhook's secret: the handler's copy of the delivery is signed with it.
+    const got = handler.posts()[0]!;
+    assert.ok(signatureOk(String(got.headers['x-service-signature']), got.body, secret));
     s.child.kill('SIGINT');
     assert.equal(await s.exited, 130);
+    assert.ok(!s.stderr().includes(secret));
   });
 
   it('after kill -9 the webhook stays; the next listen removes it', async () => {
