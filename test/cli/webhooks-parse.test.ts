@@ -175,8 +175,8 @@ describe('ws webhooks: parsing', () => {
       [['webhooks', 'check-signature', '--body', '{}'], /--signature/],
       [['webhooks', 'check-signature', '--signature', 'x'], /--body/],
       [['webhooks', 'sign', '--timestamp', 'soon'], /--timestamp takes a whole number/],
-      [['webhooks', 'doctor'], /Missing required argument 'url'/],
-      [['webhooks', 'get'], /Missing required argument 'webhook'/],
+      [['webhooks', 'doctor'], /Missing URL: `ws webhooks doctor` needs its url argument/],
+      [['webhooks', 'get'], /Missing WEBHOOK: `ws webhooks get` needs its webhook argument/],
     ]);
   });
 });

@@ -2,6 +2,7 @@
 // --all come from ../common/list-flags.ts, shared with the other nouns that list.
 import { type Command, type CommandContext, Option } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
 import { type Flags, flags, type OptionValues } from '../common/flags.ts';
 import {
   pageFlags,
@@ -75,7 +76,15 @@ export function registerDeliveries(program: Command, ctx: CommandContext): void 
   const deliveries = program
     .command('deliveries')
     .alias('delivery')
-    .description('The delivery log of webhooks: list, inspect, follow and replay deliveries');
+    .description('The delivery log of webhooks: list, inspect, follow and replay deliveries')
+    .addHelpText(
+      'after',
+      examples([
+        'ws deliveries list --webhook orders --status failed --since 1h',
+        'ws deliveries tail --webhook orders',
+        'ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec',
+      ]),
+    );
 
   pageFlags(timeFlags(whichFlags(deliveries.command('list').alias('ls'))), DELIVERIES, 50)
     .description('List deliveries, newest first (the whole team without --webhook)')
@@ -108,7 +117,7 @@ Examples:
 On a terminal the bodies are pretty-printed and a body the log cut (it keeps 64 KiB) is
 marked; --json prints the API's answer, with attempt_history.
 
-Example:
+Examples:
   $ ws deliveries get 0b7e…  --webhook orders`,
     )
     .action((id: string, o: OptionValues, cmd: Command) =>
@@ -133,7 +142,7 @@ shows the requests spent (a hosted key may have a monthly allowance). Each deliv
 shown once, when its first attempt has ended. Ctrl-C (or SIGTERM) stops it with exit
 130, as tail -f stops.
 
-Example:
+Examples:
   $ ws deliveries tail --webhook orders --status failed`,
     )
     .action((o: OptionValues, cmd: Command) => {

@@ -1,6 +1,7 @@
 // `ws webhooks …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -40,7 +41,15 @@ export function registerWebhooks(program: Command, ctx: CommandContext): void {
   const webhooks = program
     .command('webhooks')
     .alias('webhook')
-    .description('Webhook endpoints: register, verify and test receivers, listen locally');
+    .description('Webhook endpoints: register, verify and test receivers, listen locally')
+    .addHelpText(
+      'after',
+      examples([
+        'ws webhooks create --name orders --url https://hooks.example.com/ws --secret-file whsec.txt',
+        'ws webhooks listen --forward-to http://localhost:3000/hooks --secret-file .whsec',
+        'ws webhooks doctor http://localhost:3000/hooks --secret-file whsec.txt',
+      ]),
+    );
 
   webhooks
     .command('list')
@@ -48,7 +57,7 @@ export function registerWebhooks(program: Command, ctx: CommandContext): void {
     .description('List the webhooks of the team')
     .addHelpText(
       'after',
-      '\nColumns: id, name, url, enabled, verified; --fields adds verified_at, description,\nverification_token, created_at, updated_at.',
+      `\nColumns: id, name, url, enabled, verified; --fields adds verified_at, description,\nverification_token, created_at, updated_at.\n${examples(['ws webhooks list', 'ws webhooks list --fields id,name,verified_at --json'])}`,
     )
     .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
@@ -57,7 +66,10 @@ export function registerWebhooks(program: Command, ctx: CommandContext): void {
   webhooks
     .command('get <webhook>')
     .description('Show a webhook')
-    .addHelpText('after', `\n${WEBHOOK_ARG}`)
+    .addHelpText(
+      'after',
+      `\n${WEBHOOK_ARG}\n${examples(['ws webhooks get orders', 'ws webhooks get orders --json'])}`,
+    )
     .action((webhook: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, { webhook }),
     );
@@ -113,7 +125,7 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${WEBHOOK_ARG}\n\nExample:\n  $ ws webhooks update orders --url https://hooks.example.com/v2 --description "v2 receiver"`,
+      `\n${WEBHOOK_ARG}\n\nExamples:\n  $ ws webhooks update orders --url https://hooks.example.com/v2 --description "v2 receiver"`,
     )
     .action((webhook: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -132,7 +144,10 @@ Examples:
     .command('delete <webhook>')
     .alias('rm')
     .description('Delete a webhook and its delivery log (asks first; --yes to skip)')
-    .addHelpText('after', `\n${WEBHOOK_ARG}`)
+    .addHelpText(
+      'after',
+      `\n${WEBHOOK_ARG}\n${examples(['ws webhooks delete orders', 'ws webhooks delete 9b2f0c3e-1a4d-4c8e-9f00-5d1e2a3b4c5d --yes'])}`,
+    )
     .action((webhook: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { webhook }),
     );
@@ -140,7 +155,7 @@ Examples:
   webhooks
     .command('enable <webhook>')
     .description('Deliver events to a webhook again')
-    .addHelpText('after', `\n${WEBHOOK_ARG}`)
+    .addHelpText('after', `\n${WEBHOOK_ARG}\n${examples(['ws webhooks enable orders'])}`)
     .action((webhook: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).enableVerb, { webhook }),
     );
@@ -148,7 +163,7 @@ Examples:
   webhooks
     .command('disable <webhook>')
     .description('Stop delivering events to a webhook (it keeps its secret and log)')
-    .addHelpText('after', `\n${WEBHOOK_ARG}`)
+    .addHelpText('after', `\n${WEBHOOK_ARG}\n${examples(['ws webhooks disable orders'])}`)
     .action((webhook: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).disableVerb, { webhook }),
     );
@@ -161,7 +176,7 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${WEBHOOK_ARG}\nWaiting, the exit code is 0 when the receiver echoed the challenge, 1 when it did not,\n7 when no outcome came within 30 s.\n\nExample:\n  $ ws webhooks verify orders --wait`,
+      `\n${WEBHOOK_ARG}\nWaiting, the exit code is 0 when the receiver echoed the challenge, 1 when it did not,\n7 when no outcome came within 30 s.\n\nExamples:\n  $ ws webhooks verify orders --wait`,
     )
     .action((webhook: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).verifyVerb, {
@@ -176,7 +191,7 @@ Examples:
     .option('--wait', "wait for the delivery's first attempt and report it (exit 1 if it failed)")
     .addHelpText(
       'after',
-      `\n${WEBHOOK_ARG}\nOnly an enabled, verified webhook gets the event; for another, ws says which it is\nnot (exit 1).\n\nExample:\n  $ ws webhooks ping orders --wait`,
+      `\n${WEBHOOK_ARG}\nOnly an enabled, verified webhook gets the event; for another, ws says which it is\nnot (exit 1).\n\nExamples:\n  $ ws webhooks ping orders --wait`,
     )
     .action((webhook: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).pingVerb, {
@@ -316,7 +331,7 @@ the API key or the verification token used instead of the secret, a timestamp ou
 tolerance, or the header of another webhook. --json prints {valid, reason, likely_causes}.
 ${SECRET_HELP}
 
-Example:
+Examples:
   $ ws webhooks check-signature --secret-file whsec.txt --body @body.json --signature "t=1767225600,v1=5f0c…"`,
     )
     .action((o: OptionValues, cmd: Command) => {
@@ -349,7 +364,7 @@ body, a wrong secret, a timestamp 600 s old, one 600 s ahead, no signature; last
 delivery again with the same id (a retry: acknowledged). Exit 0 only when all pass.
 ${SECRET_HELP}
 
-Example:
+Examples:
   $ ws webhooks doctor http://localhost:3000/hooks --secret-file whsec.txt`,
     )
     .action((url: string, o: OptionValues, cmd: Command) => {
