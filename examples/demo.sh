@@ -73,14 +73,14 @@ hook=$(ws webhooks list --fields id,name | grep ws-listen- | cut -f1)
 
 # an automation on deals whose webhook action calls listen's webhook (`ws api` until `ws automations` comes)
 step "$(cat <<'CMD'
-api POST '/v2/prism/{teamId}/deal/triggered_automations' -f kind=update -f name='Deal won' \
-    -f 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
-    -f "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
+api POST '/v2/prism/{teamId}/deal/triggered_automations' -F kind=update -F name='Deal won' \
+    -F 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
+    -F "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
 CMD
 )"
-ws api POST '/v2/prism/{teamId}/deal/triggered_automations' -f kind=update -f name='Deal won' \
-  -f 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
-  -f "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
+ws api POST '/v2/prism/{teamId}/deal/triggered_automations' -F kind=update -F name='Deal won' \
+  -F 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
+  -F "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
 
 step records create deal --set name=Acme --set stage=lead --fields id
 deal=$(ws records create deal --set name=Acme --set stage=lead --fields id)

@@ -129,6 +129,7 @@ describe("the README's worked example of webhooks", () => {
       env,
     );
     assert.equal(await steps.exited, 0, steps.err());
+    assert.doesNotMatch(steps.err(), /warning|error/i);
     const [setup, log] = steps.out().split('=== log\n') as [string, string];
     const automation = JSON.parse(setup.slice(0, setup.lastIndexOf('}') + 1));
     assert.equal(automation.name, 'Deal won');
