@@ -67,6 +67,8 @@ describe('completion: what each word may become', () => {
       'import',
       'sandbox',
       'views',
+      'webhooks',
+      'deliveries',
       'completion',
     ]);
     assert.deepEqual((await offered(['records', 'grant', ''])).values, ['get', 'set']);
