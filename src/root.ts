@@ -44,6 +44,10 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     load: async () => (await import('./commands/views/index.ts')).registerViews,
   },
   {
+    names: ['automations', 'automation'],
+    load: async () => (await import('./commands/automations/index.ts')).registerAutomations,
+  },
+  {
     names: ['completion'],
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
   },

@@ -438,6 +438,22 @@ export async function parseAutomationDraft(text: string, file: string): Promise<
   return draft!;
 }
 
+/**
+ * Read a file of actions (`ws automations create --action-file`): a list of actions, or one,
+ * each as an automations file writes it (`- email: {recipient_view: …, …}`).
+ */
+export async function parseActionsFile(text: string, file: string): Promise<ActionDraft[]> {
+  const { y, doc, reader, done } = await open(text, file, 'actions file');
+  const root = doc.contents as YNode | null;
+  const nodes = y.isSeq(root) ? (root.items as YNode[]) : root === null ? [] : [root];
+  const actions = nodes
+    .map((n, i) => reader.action(n, y.isSeq(root) ? `(actions)[${i}]` : '(action)'))
+    .filter((a) => a !== undefined);
+  if (nodes.length === 0) reader.r.fail(root, '(actions)', 'holds no action');
+  done();
+  return actions;
+}
+
 // ---------------------------------------------------------------- writing
 
 const HEADER =

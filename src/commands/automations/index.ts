@@ -1,0 +1,199 @@
+// `ws automations …`: the flags of each verb, read into its options.
+import { type Command, type CommandContext, Option } from '../../command.ts';
+import { flags, type OptionValues } from '../common/flags.ts';
+import { pageFlags, pageOptions } from '../common/list-flags.ts';
+import { draftFlags, draftOptions } from './draft-flags.ts';
+import { TYPES_HELP } from './shared.ts';
+
+const verbs = () => import('./verbs.ts');
+
+const AUTOMATION_ARG = 'AUTOMATION is an automation id, or its name (looked up in the listing).';
+
+const LANGUAGE_HELP = `
+When it fires:
+  --on-change SLUG              any change of the property
+  --on-change SLUG:to=VALUE     it changed, and its value after the write compares so
+  --on-change 'SLUG:from<VALUE' it changed, and its value before the write compares so
+                                (any --where operator after from or to: stage:to:in=won,lost)
+  Several --on-change: all must hold (--any: one is enough); those on one slug make one
+  condition ('amount:from<1000' with 'amount:to>=1000': it crossed 1000).
+  --on-update                   every update;  --on-create, --on-delete: lifecycle
+  --where EXPR                  and the record matches (the filter language of
+                                \`ws records list --where\`; dot-paths follow references)
+What it does, in the order given:
+  --webhook NAME|ID  --wait 2h  --wait-cron "0 9 * * 1-5" --timezone Europe/Paris
+  --agent ID  --action-file FILE (email and linkedin steps, as \`export\` writes them)`;
+
+export function registerAutomations(program: Command, ctx: CommandContext): void {
+  const automations = program
+    .command('automations')
+    .alias('automation')
+    .description(
+      'Triggered automations: what fires them, what they do; automations as code (export, diff, apply)',
+    )
+    .addHelpText(
+      'after',
+      `
+${TYPES_HELP}
+
+Examples:
+  $ ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d
+  $ ws automations get deal "Deal won"
+  $ ws automations test deal "Deal won" --record 6f1c… --set stage=won
+  $ ws automations export > automations.yaml
+  $ ws automations apply -f automations.yaml --prune --yes`,
+    );
+
+  pageFlags(
+    automations
+      .command('list <type>')
+      .alias('ls')
+      .description('List the automations of an object type')
+      .addOption(
+        new Option('--kind <kind>', 'only update or only lifecycle automations').choices([
+          'update',
+          'lifecycle',
+        ]),
+      )
+      .option('--list-id <id>', 'only the automations of this list'),
+    { one: 'automation', many: 'automations' },
+    50,
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.`,
+    )
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+        type,
+        kind: f.choice('--kind', ['update', 'lifecycle'] as const),
+        listId: f.string('--list-id'),
+        ...pageOptions(f),
+      });
+    });
+
+  automations
+    .command('get <type> <automation>')
+    .description('Show an automation: one line per condition and action, as the flags that make it')
+    .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+    .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
+    );
+
+  draftFlags(
+    automations
+      .command('create <type>')
+      .description('Create an automation from flags (or --file, one automation as a file holds it)')
+      .option(
+        '--file <file>',
+        'the automation as YAML or JSON, as `export` writes one (- for stdin)',
+      ),
+    'create',
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${LANGUAGE_HELP}
+
+Examples:
+  $ ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d
+  $ ws automations create deal --name "Crossed 10k" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'
+  $ ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…`,
+    )
+    .action((type: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+        type,
+        file: f.string('--file'),
+        ...draftOptions(f, 'create', o),
+      });
+    });
+
+  draftFlags(
+    automations
+      .command('update <type> <automation>')
+      .description('Change an automation: read it, change what the flags say, write it whole')
+      .option('--clear-where', 'remove every --where condition')
+      .option('--no-list', 'for records of any list')
+      .option(
+        '--file <file>',
+        'what to change, as YAML or JSON in the form `export` writes (- for stdin)',
+      ),
+    'update',
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+--on-change replaces the changes it fires on; --where replaces its conditions on the
+record; any action flag replaces all its actions. What no flag names is kept.
+${LANGUAGE_HELP}`,
+    )
+    .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+        type,
+        automation,
+        file: f.string('--file'),
+        ...draftOptions(f, 'update', o),
+      });
+    });
+
+  automations
+    .command('delete <type> <automation>')
+    .alias('rm')
+    .description('Delete an automation (asks first; --yes to skip)')
+    .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+    .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
+    );
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    automations
+      .command(`${verb} <type> <automation>`)
+      .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
+      .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+      .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
+      );
+  }
+
+  pageFlags(
+    automations
+      .command('runs [type] [automation]')
+      .description("The runs of automations: a ws sandbox's record of what fired, and each step")
+      .option('--record <id>', 'only the runs of this record')
+      .addOption(
+        new Option('--status <status>', 'only runs in this state').choices([
+          'waiting',
+          'completed',
+          'failed',
+          'cancelled',
+        ]),
+      )
+      .option('--steps', 'one row per step instead of per run'),
+    { one: 'run', many: 'runs' },
+    50,
+  )
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
+service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.`,
+    )
+    .action(
+      (type: string | undefined, automation: string | undefined, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).runsVerb, {
+          type,
+          automation,
+          record: f.string('--record'),
+          status: f.choice('--status', ['waiting', 'completed', 'failed', 'cancelled'] as const),
+          steps: f.boolean('--steps'),
+          ...pageOptions(f),
+        });
+      },
+    );
+}

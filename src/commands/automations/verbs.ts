@@ -1,0 +1,8 @@
+// The verbs of this noun, loaded together when one of them runs (see src/command.ts).
+export * as createVerb from './create.ts';
+export * as deleteVerb from './delete.ts';
+export * as enableVerb from './enable.ts';
+export * as getVerb from './get.ts';
+export * as listVerb from './list.ts';
+export * as runsVerb from './runs.ts';
+export * as updateVerb from './update.ts';
