@@ -1,6 +1,6 @@
 // `ws automations …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option } from '../../command.ts';
-import { flags, type OptionValues } from '../common/flags.ts';
+import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
 import { TYPES_HELP } from './shared.ts';
@@ -196,4 +196,51 @@ service this explains so (exit 1); \`ws automations test\` answers "would it fir
         });
       },
     );
+
+  automations
+    .command('test <type> <automation>')
+    .description(
+      'Would it fire, and why: each condition with the values it compared (writes nothing)',
+    )
+    .requiredOption('--record <id>', 'the record the change is made to')
+    .option(
+      '--set <slug=value>',
+      'the change: a property and its new value (repeatable)',
+      collect,
+      [],
+    )
+    .option('--before <file>', 'the record before the change (JSON or YAML values by slug)')
+    .option('--after <file>', 'the record after the change (JSON or YAML values by slug)')
+    .addOption(
+      new Option('--event <event>', 'what happens to the record (default: updated)').choices([
+        'created',
+        'updated',
+        'deleted',
+      ]),
+    )
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+Exit 0 when it would fire, 1 when not. The record is read from the service; --set
+changes its values (as \`ws records update --set\` reads them), or --before and --after
+give both sides. The verdicts come from the evaluator the ws sandbox runs.
+
+Examples:
+  $ ws automations test deal "Deal won" --record 6f1c… --set stage=won
+  $ ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json`,
+    )
+    .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      f.exclusive('--set', '--before');
+      f.exclusive('--set', '--after');
+      return ctx.invoke(cmd, async () => (await verbs()).testVerb, {
+        type,
+        automation,
+        record: f.string('--record')!,
+        set: f.list('--set'),
+        before: f.string('--before'),
+        after: f.string('--after'),
+        event: f.choice('--event', ['created', 'updated', 'deleted'] as const),
+      });
+    });
 }

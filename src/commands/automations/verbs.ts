@@ -5,4 +5,5 @@ export * as enableVerb from './enable.ts';
 export * as getVerb from './get.ts';
 export * as listVerb from './list.ts';
 export * as runsVerb from './runs.ts';
+export * as testVerb from './test.ts';
 export * as updateVerb from './update.ts';
