@@ -145,6 +145,8 @@ class Compiler {
   private readonly notes: string[] = [];
   /** Fields of the body (`changeset.filter[0].stage.to.=`) → where they were written. */
   private readonly origins = new Map<string, Source>();
+  /** Fields of the body made from parts already reported (their API problems follow from those). */
+  private readonly broken = new Set<string>();
 
   constructor(
     private readonly draft: Draft,
@@ -180,7 +182,7 @@ class Compiler {
       on_delete: kind === 'lifecycle' ? this.flag('onDelete', 'on_delete') : null,
       actions: this.actions(),
     };
-    if (this.problems.length === 0) this.check(body, listId);
+    this.check(body, listId);
     return { body, problems: this.problems, notes: this.notes };
   }
 
@@ -330,6 +332,14 @@ class Compiler {
       }
       state = { combinator: own.any === true ? 'OR' : 'AND', filter };
     }
+    // An update automation without conditions on the record has no state.
+    if (
+      state !== null &&
+      state.filter.length === 0 &&
+      kind === 'update' &&
+      own?.groups !== undefined
+    )
+      state = null;
     // A lifecycle automation requires a state: no condition is an empty one (always holds).
     if (state === null && kind === 'lifecycle') state = { combinator: 'AND', filter: [] };
     return state;
@@ -371,9 +381,18 @@ class Compiler {
     if (own === undefined) return [...(this.base?.actions ?? [])];
     const out: ActionItem[] = [];
     for (const action of own) {
+      const before = this.problems.length;
       const item = this.action(action);
       if (item !== undefined) {
-        this.origins.set(`actions[${out.length}]`, action.source);
+        if (this.problems.length > before) this.broken.add(`actions[${out.length}]`);
+        const at = `actions[${out.length}]`;
+        this.origins.set(at, action.source);
+        if (action.type === 'wait' && 'cron' in action) {
+          this.origins.set(`${at}.cron_expression`, action.cron.source);
+          if (action.timezone) this.origins.set(`${at}.timezone`, action.timezone.source);
+        }
+        if (action.type === 'wait' && 'delay' in action)
+          this.origins.set(`${at}.delay_seconds`, action.delay.source);
         out.push(item);
       }
     }
@@ -460,8 +479,13 @@ class Compiler {
       this.type,
       this.lookups.workspace(),
     );
+    // A part already found wrong (a slug, a name) is not reported twice.
+    const placed = new Set(this.problems.map((p) => p.source));
+    const reported = this.problems.length > 0;
     for (const p of found) {
       const source = this.originOf(p.field);
+      if (placed.has(source) || (reported && source === this.draft.source)) continue;
+      if ([...this.broken].some((f) => p.field === f || p.field.startsWith(`${f}.`))) continue;
       const message = p.message.replace(/\.$/, '');
       this.problem(source, `${message}.`);
     }

@@ -243,4 +243,64 @@ Examples:
         event: f.choice('--event', ['created', 'updated', 'deleted'] as const),
       });
     });
+
+  automations
+    .command('export [types...]')
+    .description(
+      'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
+    )
+    .option('-o, --output <file>', 'write to this file (default: stdout)')
+    .action((types: string[], o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
+        types,
+        output: flags(o).string('--output'),
+      }),
+    );
+
+  automations
+    .command('validate <file>')
+    .description(
+      'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
+    )
+    .action((file: string, _o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
+    );
+
+  automations
+    .command('diff')
+    .description(
+      'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
+    )
+    .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
+    .option('--prune', 'also plan deletes of automations the file does not have')
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
+        file: f.string('--file')!,
+        prune: f.boolean('--prune'),
+      });
+    });
+
+  automations
+    .command('apply')
+    .description(
+      'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
+    )
+    .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
+    .option('--dry-run', 'show the plan, change nothing')
+    .option('--prune', 'delete automations of the file’s object types that it does not have')
+    .addHelpText(
+      'after',
+      `
+An automation is known by its object type and name. Everything is checked before the first
+write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).`,
+    )
+    .action((o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
+        file: f.string('--file')!,
+        dryRun: f.boolean('--dry-run'),
+        prune: f.boolean('--prune'),
+      });
+    });
 }
