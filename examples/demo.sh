@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo: start a sandbox, check the key, send requests with `ws api`, import a CSV of
-# contacts (a few bad rows included) and query what arrived, then stop the sandbox.
+# contacts (a few bad rows included) and query what arrived, watch an automation fire
+# when a deal is won, then stop the sandbox.
 # It uses a throw-away config directory, so your own profiles are left alone.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,6 +38,18 @@ cut -c1-160 "$WS_CONFIG_DIR/contacts.failed.csv"
 
 step records query contacts --where "'status=customer'" --where "'tags~vip'" --select name,email,city,score --sort -score
 ws records query contacts --where 'status=customer' --where 'tags~vip' --select name,email,city,score --sort -score
+
+step automations create deal --name "'Deal won'" --on-change stage:to=won --webhook "'Deal alerts'" --wait 1d
+ws api POST '/v2/webhooks/{teamId}' -f 'name=Deal alerts' -f url=https://example.com/hooks >/dev/null
+ws automations create deal --name 'Deal won' --on-change stage:to=won --webhook 'Deal alerts' --wait 1d >/dev/null
+ws automations get deal "Deal won" --fields name,when,then
+
+deal="$(ws records list deals --where stage=lead --limit 1 --fields id)"
+step records update deals "$deal" --set stage=won
+ws records update deals "$deal" --set stage=won >/dev/null
+
+step automations runs deal "'Deal won'" --fields automation_name,event,status,steps
+ws automations runs deal 'Deal won' --fields automation_name,event,status,steps
 
 step sandbox stop
 ws sandbox stop
