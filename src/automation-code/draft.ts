@@ -445,30 +445,25 @@ class Compiler {
         return item;
       }
       case 'email':
-        return {
-          type: 'email',
+      case 'linkedin': {
+        // What both message steps have: their recipients (a contact view) and sender.
+        const common = {
           recipient_view_id: resolved(lookups.contactView(a.view.value), a.view.source),
-          recipient_view_object_type: 'contact',
-          recipient_email_prop_def_id: resolved(
-            lookups.contactProperty(a.emailProperty.value),
-            a.emailProperty.source,
-          ),
-          send_as_user_id: this.text(a.sendAs, 'send_as_user_id'),
-          template_id: this.uuid(a.template, 'a template id'),
-          subject: a.subject.value,
-        };
-      case 'linkedin':
-        return {
-          type: 'linkedin',
-          recipient_view_id: resolved(lookups.contactView(a.view.value), a.view.source),
-          recipient_view_object_type: 'contact',
-          recipient_provider_prop_def_id: resolved(
-            lookups.contactProperty(a.providerProperty.value),
-            a.providerProperty.source,
-          ),
+          recipient_view_object_type: 'contact' as const,
           send_as_user_id: this.text(a.sendAs, 'send_as_user_id'),
           template_id: this.uuid(a.template, 'a template id'),
         };
+        const prop = a.type === 'email' ? a.emailProperty : a.providerProperty;
+        const propId = resolved(lookups.contactProperty(prop.value), prop.source);
+        return a.type === 'email'
+          ? {
+              type: 'email',
+              ...common,
+              recipient_email_prop_def_id: propId,
+              subject: a.subject.value,
+            }
+          : { type: 'linkedin', ...common, recipient_provider_prop_def_id: propId };
+      }
     }
   }
 

@@ -150,30 +150,25 @@ export function actionObject(action: ActionItem, names: Names): Record<string, u
         },
       };
     case 'email':
-      return {
-        email: {
-          recipient_view:
-            names.contactViewName(action.recipient_view_id) ?? action.recipient_view_id,
-          recipient_email_property:
-            names.contactPropertySlug(action.recipient_email_prop_def_id) ??
-            action.recipient_email_prop_def_id,
-          send_as_user_id: action.send_as_user_id,
-          template_id: action.template_id,
-          subject: action.subject,
-        },
-      };
-    case 'linkedin':
-      return {
-        linkedin: {
-          recipient_view:
-            names.contactViewName(action.recipient_view_id) ?? action.recipient_view_id,
-          recipient_provider_property:
-            names.contactPropertySlug(action.recipient_provider_prop_def_id) ??
-            action.recipient_provider_prop_def_id,
-          send_as_user_id: action.send_as_user_id,
-          template_id: action.template_id,
-        },
-      };
+    case 'linkedin': {
+      const view = names.contactViewName(action.recipient_view_id) ?? action.recipient_view_id;
+      const propId =
+        action.type === 'email'
+          ? action.recipient_email_prop_def_id
+          : action.recipient_provider_prop_def_id;
+      const prop = names.contactPropertySlug(propId) ?? propId;
+      const sender = { send_as_user_id: action.send_as_user_id, template_id: action.template_id };
+      return action.type === 'email'
+        ? {
+            email: {
+              recipient_view: view,
+              recipient_email_property: prop,
+              ...sender,
+              subject: action.subject,
+            },
+          }
+        : { linkedin: { recipient_view: view, recipient_provider_property: prop, ...sender } };
+    }
     default:
       return action as Record<string, unknown>;
   }

@@ -120,6 +120,18 @@ async function makeSome(): Promise<void> {
       '4c6e3d2b-8f5a-4b7c-8d9e-1f2a3b4c5d6e',
     ],
   ];
+  const view = await http('PUT', '/__sandbox/contact_views/7f9b6a5e-1c8d-4e0f-9a2b-4c5d6e7f8091', {
+    name: 'Champions',
+    filter: [],
+    combinator: 'AND',
+  });
+  assert.ok(view.status < 300, JSON.stringify(view.body));
+  const actions = join(dir, 'email.yaml');
+  writeFileSync(
+    actions,
+    '- email: {recipient_view: Champions, recipient_email_property: email, send_as_user_id: u1, template_id: 8a0c7b6f-2d9e-4f1a-8b3c-5d6e7f809102, subject: "Hi {{ contact.name }}"}\n',
+  );
+  sets.push(['deal', '--name', 'Mail', '--on-change', 'stage', '--action-file', actions]);
   for (const s of sets) {
     const r = await ws('automations', 'create', ...s);
     assert.equal(r.code, 0, r.stderr);
@@ -153,7 +165,8 @@ describe('ws automations export, apply, diff', () => {
 
     const applied = await ws('automations', 'apply', '-f', file);
     assert.equal(applied.code, 0, applied.stderr);
-    assert.match(applied.stderr, /4 created, 0 updated, 0 deleted/);
+    assert.match(applied.stderr, /5 created, 0 updated, 0 deleted/);
+    assert.match(text, /recipient_view: Champions/);
     const byName = (list: Body[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : 1));
     assert.deepEqual(byName((await all('deal')).map(shape)), byName(beforeDeal));
     assert.deepEqual(byName((await all('contact')).map(shape)), byName(beforeContact));
@@ -184,11 +197,11 @@ describe('ws automations export, apply, diff', () => {
 
     const dry = await ws('automations', 'apply', '-f', file, '--prune', '--dry-run');
     assert.equal(dry.code, 0);
-    assert.equal((await all('deal')).length, 3);
+    assert.equal((await all('deal')).length, 4);
 
     const refused = await ws('automations', 'apply', '-f', file, '--prune');
     assert.notEqual(refused.code, 0);
-    assert.equal((await all('deal')).length, 3);
+    assert.equal((await all('deal')).length, 4);
 
     const kept = await ws('automations', 'apply', '-f', file);
     assert.equal(kept.code, 0, kept.stderr);
@@ -200,7 +213,11 @@ describe('ws automations export, apply, diff', () => {
 
     const pruned = await ws('automations', 'apply', '-f', file, '--prune', '--yes');
     assert.equal(pruned.code, 0, pruned.stderr);
-    assert.deepEqual((await all('deal')).map((a) => a.name).sort(), ['Deal won', 'Mornings']);
+    assert.deepEqual((await all('deal')).map((a) => a.name).sort(), [
+      'Deal won',
+      'Mail',
+      'Mornings',
+    ]);
     assert.equal((await all('contact')).length, 1, 'types the file does not name are left alone');
   });
 });
