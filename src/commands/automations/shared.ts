@@ -2,7 +2,12 @@
 // one by id or name, the names an automation's ids are shown with, compiling a draft against
 // the workspace (or refusing it with every problem), and the columns automations are shown in.
 
-import { type Automation, type AutomationKind, listAutomations } from '../../api/automations.ts';
+import {
+  type Automation,
+  type AutomationKind,
+  getAutomation,
+  listAutomations,
+} from '../../api/automations.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { type AutomationType, objectType } from '../../api/object-types.ts';
 import { paginate } from '../../api/paginate.ts';
@@ -20,6 +25,7 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
+import { renderObject } from '../../output/render.ts';
 import { isUuid } from '../../util/guards.ts';
 import { didYouMean } from '../../util/suggest.ts';
 
@@ -90,7 +96,6 @@ async function getOne(
   id: string,
   signal: AbortSignal | undefined,
 ): Promise<Automation> {
-  const { getAutomation } = await import('../../api/automations.ts');
   try {
     return await getAutomation(client, type, id, { signal });
   } catch (err) {
@@ -203,7 +208,6 @@ export function automationListColumns(): Column<Automation>[] {
 
 /** Print one automation: key/value lines on a terminal or piped, the API's object with --json. */
 export async function printAutomation(deps: Deps, a: Automation): Promise<void> {
-  const { renderObject } = await import('../../output/render.ts');
   const names =
     deps.format === 'json' || deps.format === 'ndjson' ? NO_NAMES : await namesFor(deps, [a]);
   await renderObject(deps.io, a, automationColumns(names), {
