@@ -61,7 +61,7 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.`,
+      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n\nExamples:\n  $ ws automations list deals\n  $ ws automations list deal --kind lifecycle --json`,
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -76,7 +76,10 @@ Examples:
   automations
     .command('get <type> <automation>')
     .description('Show an automation: one line per condition and action, as the flags that make it')
-    .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations get deal "Deal won"\n  $ ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json`,
+    )
     .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
     );
@@ -126,7 +129,11 @@ Examples:
       `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 --on-change replaces the changes it fires on; --where replaces its conditions on the
 record; any action flag replaces all its actions. What no flag names is kept.
-${LANGUAGE_HELP}`,
+${LANGUAGE_HELP}
+
+Examples:
+  $ ws automations update deal "Deal won" --where 'amount>=5000'
+  $ ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h`,
     )
     .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -142,7 +149,10 @@ ${LANGUAGE_HELP}`,
     .command('delete <type> <automation>')
     .alias('rm')
     .description('Delete an automation (asks first; --yes to skip)')
-    .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+    .addHelpText(
+      'after',
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations delete deal "Deal won"\n  $ ws automations delete deal "Deal won" --yes`,
+    )
     .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
     );
@@ -154,7 +164,10 @@ ${LANGUAGE_HELP}`,
     automations
       .command(`${verb} <type> <automation>`)
       .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
-      .addHelpText('after', `\n${TYPES_HELP}\n${AUTOMATION_ARG}`)
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations ${verb} deal "Deal won"`,
+      )
       .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
         ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
       );
@@ -181,7 +194,11 @@ ${LANGUAGE_HELP}`,
       'after',
       `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
-service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.`,
+service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.
+
+Examples:
+  $ ws automations runs deal "Deal won"
+  $ ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps`,
     )
     .action(
       (type: string | undefined, automation: string | undefined, o: OptionValues, cmd: Command) => {
@@ -250,6 +267,10 @@ Examples:
       'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
     )
     .option('-o, --output <file>', 'write to this file (default: stdout)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ ws automations export > automations.yaml\n  $ ws automations export deal contact --output automations.yaml',
+    )
     .action((types: string[], o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         types,
@@ -262,6 +283,10 @@ Examples:
     .description(
       'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
     )
+    .addHelpText(
+      'after',
+      '\nExit 0 when the file is valid, 2 with every problem.\n\nExamples:\n  $ ws automations validate automations.yaml',
+    )
     .action((file: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
     );
@@ -273,6 +298,10 @@ Examples:
     )
     .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
     .option('--prune', 'also plan deletes of automations the file does not have')
+    .addHelpText(
+      'after',
+      '\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n\nExamples:\n  $ ws automations diff -f automations.yaml\n  $ ws automations diff -f automations.yaml --prune --json',
+    )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
       return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
@@ -293,7 +322,11 @@ Examples:
       'after',
       `
 An automation is known by its object type and name. Everything is checked before the first
-write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).`,
+write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).
+
+Examples:
+  $ ws automations apply -f automations.yaml --dry-run
+  $ ws automations apply -f automations.yaml --prune --yes`,
     )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
