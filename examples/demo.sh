@@ -2,7 +2,8 @@
 # The demo: start a sandbox, check the key, send requests with `ws api`, import a CSV of
 # contacts (a few bad rows included) and query what arrived, then the webhooks example of the
 # README: `ws webhooks listen` forwarding to a handler, an automation on deals that calls it, a
-# deal moved to won, the delivery in listen and in the delivery log; then stop the sandbox.
+# deal moved to won, the automation's run, the delivery in listen and in the delivery log; then
+# stop the sandbox.
 # It uses a throw-away config directory, so your own profiles are left alone.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -71,16 +72,9 @@ step webhooks list --fields id,name
 ws webhooks list --fields id,name
 hook=$(ws webhooks list --fields id,name | grep ws-listen- | cut -f1)
 
-# an automation on deals whose webhook action calls listen's webhook (`ws api` until `ws automations` comes)
-step "$(cat <<'CMD'
-api POST '/v2/prism/{teamId}/deal/triggered_automations' -F kind=update -F name='Deal won' \
-    -F 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
-    -F "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
-CMD
-)"
-ws api POST '/v2/prism/{teamId}/deal/triggered_automations' -F kind=update -F name='Deal won' \
-  -F 'changeset:={"filter":[{"stage":{"to":{"=":"won"}}}]}' \
-  -F "actions:=[{\"type\":\"webhook\",\"webhook_id\":\"$hook\"}]" | grep -E '"(id|name|webhook_id)"'
+step automations create deal --name "'Deal won'" --on-change stage:to=won --webhook '"$hook"'
+ws automations create deal --name 'Deal won' --on-change stage:to=won --webhook "$hook" >/dev/null
+ws automations get deal 'Deal won'
 
 step records create deal --set name=Acme --set stage=lead --fields id
 deal=$(ws records create deal --set name=Acme --set stage=lead --fields id)
@@ -91,6 +85,9 @@ for _ in $(seq 1 100); do
   grep -q '"type":"delivery"' "$WS_CONFIG_DIR/listen.ndjson" && break
   sleep 0.1
 done
+
+step automations runs deal "'Deal won'" --fields automation_name,event,status,steps
+ws automations runs deal 'Deal won' --fields automation_name,event,status,steps
 
 printf "\n%s\n" "# what listen printed for it (one JSON object per event), and what the handler got"
 grep '"type":"delivery"' "$WS_CONFIG_DIR/listen.ndjson" | cut -c1-200

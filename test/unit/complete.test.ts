@@ -67,6 +67,7 @@ describe('completion: what each word may become', () => {
       'import',
       'sandbox',
       'views',
+      'automations',
       'webhooks',
       'deliveries',
       'completion',
