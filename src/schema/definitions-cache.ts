@@ -9,10 +9,13 @@
 // - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
 // - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
 //   written only costs a request next time.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// - Every change is a read-modify-write under the file's lock (config/lock.ts), so commands
+//   run in parallel keep each other's entries.
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectType as normalizeType } from '../api/object-types.ts';
 import { bySlug, type PropertyDefinition } from '../api/props.ts';
+import { withFileLock, writeFileAtomic } from '../config/lock.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { fnv1a } from '../util/hash.ts';
@@ -83,20 +86,22 @@ async function readCache(p: Place): Promise<CacheFile | undefined> {
   }
 }
 
-async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
-  const dir = join(p.file, '..');
-  const tmp = `${p.file}.${process.pid}.${Date.now()}.tmp`;
+/**
+ * Reads the cache afresh under its lock and writes back what `change` returns (nothing:
+ * no write). A cache that cannot be locked or written is only a request next time.
+ */
+async function changeCache(
+  deps: Deps,
+  p: Place,
+  change: (data: CacheFile | undefined) => CacheFile | undefined,
+): Promise<void> {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-    renameSync(tmp, p.file);
+    await withFileLock(p.file, async () => {
+      const data = change(await readCache(p));
+      if (data) writeFileAtomic(p.file, JSON.stringify(data));
+    });
   } catch (err) {
     deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Nothing more to do.
-    }
   }
 }
 
@@ -118,19 +123,21 @@ export async function storeDefinitions(
   if (cacheDisabled(deps)) return;
   const p = await place(deps);
   const now = deps.clock.now();
-  const data = (await readCache(p)) ?? {
-    format: FORMAT,
-    version: VERSION,
-    base_url: p.baseUrl,
-    team_id: p.teamId,
-    entries: {},
-  };
-  // Drop expired entries while we are here, so the file does not grow.
-  for (const [k, e] of Object.entries(data.entries))
-    if (!fresh(e, now.getTime())) delete data.entries[k];
-  for (const [type, definitions] of byType)
-    data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
-  await writeCache(deps, p, data);
+  await changeCache(deps, p, (found) => {
+    const data = found ?? {
+      format: FORMAT,
+      version: VERSION,
+      base_url: p.baseUrl,
+      team_id: p.teamId,
+      entries: {},
+    };
+    // Drop expired entries while we are here, so the file does not grow.
+    for (const [k, e] of Object.entries(data.entries))
+      if (!fresh(e, now.getTime())) delete data.entries[k];
+    for (const [type, definitions] of byType)
+      data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
+    return data;
+  });
 }
 
 /** The cached definitions of a type (and list scope), when fresh. */
@@ -141,7 +148,9 @@ export async function cachedDefinitions(
 ): Promise<PropertyDefinition[] | undefined> {
   if (cacheDisabled(deps)) return undefined;
   const p = await place(deps);
-  const entry = (await readCache(p))?.entries[entryKey(type, listId)];
+  const entries = (await readCache(p))?.entries;
+  const k = entryKey(type, listId);
+  const entry = entries && Object.hasOwn(entries, k) ? entries[k] : undefined;
   const now = deps.clock.now().getTime();
   if (!fresh(entry, now)) return undefined;
   deps.io.debug(
@@ -163,16 +172,17 @@ export async function invalidateDefinitions(deps: Deps, objectType?: string): Pr
     return;
   }
   const type = normalizeType(objectType, 'property');
-  const data = await readCache(p);
-  if (!data) return;
-  let changed = false;
-  for (const k of Object.keys(data.entries)) {
-    if (k === type || k.startsWith(`${type}@`)) {
-      delete data.entries[k];
-      changed = true;
+  await changeCache(deps, p, (data) => {
+    if (!data) return undefined;
+    let changed = false;
+    for (const k of Object.keys(data.entries)) {
+      if (k === type || k.startsWith(`${type}@`)) {
+        delete data.entries[k];
+        changed = true;
+      }
     }
-  }
-  if (changed) await writeCache(deps, p, data);
+    return changed ? data : undefined;
+  });
 }
 
 /**
@@ -189,11 +199,12 @@ export async function updateCachedDefinitions(
   if (cacheDisabled(deps)) return;
   const type = normalizeType(objectType, 'property');
   const p = await place(deps);
-  const data = await readCache(p);
-  if (!data) return;
-  for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
-  const entry = data.entries[type];
-  if (entry && fresh(entry, deps.clock.now().getTime()))
-    entry.definitions = change(entry.definitions).sort(bySlug);
-  await writeCache(deps, p, data);
+  await changeCache(deps, p, (data) => {
+    if (!data) return undefined;
+    for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
+    const entry = Object.hasOwn(data.entries, type) ? data.entries[type] : undefined;
+    if (entry && fresh(entry, deps.clock.now().getTime()))
+      entry.definitions = change(entry.definitions).sort(bySlug);
+    return data;
+  });
 }

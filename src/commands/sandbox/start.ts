@@ -34,15 +34,13 @@ const PROFILE = 'sandbox';
 
 async function saveProfile(deps: Deps, ready: Ready, rateLimit: number): Promise<string> {
   const store = await deps.config();
-  await store.set(PROFILE, {
-    base_url: ready.url,
-    team_id: ready.team_id,
-    api_key: ready.api_key,
-    rate_limit: rateLimit,
-  });
+  const isDefault = await store.set(
+    PROFILE,
+    { base_url: ready.url, team_id: ready.team_id, api_key: ready.api_key, rate_limit: rateLimit },
+    'if-none',
+  );
   const def = store.defaultName();
-  if (def === undefined || def === PROFILE) {
-    await store.setDefault(PROFILE);
+  if (isDefault) {
     return `Saved as profile "${PROFILE}" (the default).`;
   }
   return `Saved as profile "${PROFILE}"; use it with --profile ${PROFILE} or \`ws profile use ${PROFILE}\` (the default is "${def}").`;
