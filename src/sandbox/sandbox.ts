@@ -21,7 +21,7 @@ import { recordsOf } from './resources/records/model.ts';
 import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
-import { SandboxServer } from './server.ts';
+import { SandboxServer, type ServerLimits } from './server.ts';
 import { SnapshotError, Store } from './store.ts';
 
 export interface SandboxOptions {
@@ -56,6 +56,8 @@ export interface SandboxOptions {
    * (resources/webhooks/settings.ts).
    */
   webhooks?: WebhookOptions;
+  /** Header, request and keep-alive timeouts and the connection cap (server.ts DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningSandbox {
@@ -183,6 +185,7 @@ export async function launchSandbox(
     validateResponses: options.validateResponses === true,
     contractViolations,
     log: options.log,
+    limits: options.limits,
   });
   let address: Awaited<ReturnType<SandboxServer['listen']>>;
   try {

@@ -62,6 +62,11 @@ function announce(deps: Deps, ready: Ready, lines: string[]): void {
   for (const l of lines) io.info(l);
 }
 
+/** Hosts that only this machine can reach. */
+function loopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 export async function run(opts: StartOptions, deps: Deps): Promise<void> {
   if (opts.detach) return detach(opts, deps);
   const { io } = deps;
@@ -97,11 +102,21 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
         'Use --host 127.0.0.1 and a port above 1024.',
       );
     }
-    if (err instanceof Error && !(err instanceof WsError))
-      throw new WsError(err.message, { cause: err });
-    throw err;
+    if (err instanceof WsError) throw err;
+    // A --data file that cannot be read or is not a sandbox's: bad input, named by a flag.
+    if (err instanceof Error && err.name === 'DataFileError')
+      throw new UsageError(err.message, 'Check the file given with --data.');
+    throw new WsError(err instanceof Error ? err.message : String(err), {
+      cause: err,
+      code: 'internal',
+    });
   }
   const ready: Ready = { url: sandbox.url, api_key: sandbox.apiKey, team_id: sandbox.teamId };
+  if (!loopback(opts.host)) {
+    io.warn(
+      `The sandbox listens on ${opts.host} port ${sandbox.port}: anyone who can reach this machine can reach it, and its API key is the only guard. Use --host 127.0.0.1 unless other machines need it.`,
+    );
+  }
   const lines: string[] = [];
   if (opts.profile) lines.push(await saveProfile(deps, ready, opts.rateLimit));
   if (opts.data) lines.push(`State is kept in ${opts.data}.`);
