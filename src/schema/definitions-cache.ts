@@ -11,7 +11,7 @@
 //   written only costs a request next time.
 // - Every change is a read-modify-write under the file's lock (config/lock.ts), so commands
 //   run in parallel keep each other's entries.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectType as normalizeType } from '../api/object-types.ts';
 import { bySlug, type PropertyDefinition } from '../api/props.ts';
@@ -37,9 +37,11 @@ interface CacheFile {
   base_url: string;
   team_id: string;
   entries: Record<string, Entry>;
+  /** The names of each view type's views, from the last full listing (for completions). */
+  view_names?: Record<string, string[]>;
 }
 
-interface Place {
+export interface Place {
   file: string;
   baseUrl: string;
   teamId: string;
@@ -53,16 +55,22 @@ function cacheDisabled(deps: Deps): boolean {
   return isTruthy(deps.env.WS_NO_CACHE);
 }
 
-async function place(deps: Deps): Promise<Place> {
-  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+/** A workspace's file `<prefix>-<hash>.json` in the cache directory of config directory `dir`. */
+export function placeOf(
+  dir: string,
+  creds: { baseUrl: string; teamId: string },
+  prefix = 'definitions',
+): Place {
   const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
   // The file says whose it is (base_url, team_id): the name only has to spread teams out.
   const hash = fnv1a(`${baseUrl}\n${creds.teamId}`);
-  return {
-    file: join(store.dir, 'cache', `definitions-${hash}.json`),
-    baseUrl,
-    teamId: creds.teamId,
-  };
+  return { file: join(dir, 'cache', `${prefix}-${hash}.json`), baseUrl, teamId: creds.teamId };
+}
+
+/** The file of the workspace in use named `<prefix>-<hash>.json` in the cache directory. */
+export async function place(deps: Deps, prefix = 'definitions'): Promise<Place> {
+  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+  return placeOf(store.dir, creds, prefix);
 }
 
 // The file is small and read once per command: read and written with node:fs's synchronous
@@ -105,6 +113,20 @@ async function changeCache(
   }
 }
 
+/**
+ * Write a JSON file of ws's own beside the others in the config directory: mode 0600,
+ * through a temporary file renamed over it. A file that cannot be written is only noted
+ * with --debug (`what` names it): what it holds can be learnt again.
+ */
+export function writeJsonFile(deps: Deps, file: string, data: unknown, what: string): void {
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    writeFileAtomic(file, JSON.stringify(data));
+  } catch (err) {
+    deps.io.debug(`${what}: not written (${(err as Error).message})`);
+  }
+}
+
 function fresh(entry: Entry | undefined, now: number): entry is Entry {
   if (!entry || !Array.isArray(entry.definitions)) return false;
   const age = now - Date.parse(entry.fetched_at);
@@ -124,13 +146,7 @@ export async function storeDefinitions(
   const p = await place(deps);
   const now = deps.clock.now();
   await changeCache(deps, p, (found) => {
-    const data = found ?? {
-      format: FORMAT,
-      version: VERSION,
-      base_url: p.baseUrl,
-      team_id: p.teamId,
-      entries: {},
-    };
+    const data = found ?? emptyCache(p);
     // Drop expired entries while we are here, so the file does not grow.
     for (const [k, e] of Object.entries(data.entries))
       if (!fresh(e, now.getTime())) delete data.entries[k];
@@ -207,4 +223,55 @@ export async function updateCachedDefinitions(
       entry.definitions = change(entry.definitions).sort(bySlug);
     return data;
   });
+}
+
+/** An empty cache file for a place. */
+function emptyCache(p: Place): CacheFile {
+  return { format: FORMAT, version: VERSION, base_url: p.baseUrl, team_id: p.teamId, entries: {} };
+}
+
+/**
+ * Keep the names of a view type's views, from a full listing, for shell completion (they
+ * do not expire: completion offers what was last seen and never sends a request).
+ */
+export async function storeViewNames(
+  deps: Deps,
+  viewType: string,
+  names: readonly string[],
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  await changeCache(deps, p, (found) => {
+    const data = found ?? emptyCache(p);
+    data.view_names = { ...data.view_names, [viewType]: [...new Set(names)].sort() };
+    return data;
+  });
+}
+
+/**
+ * What the cache of one workspace holds, however old, for shell completion: the definitions
+ * of a type (and list scope) and the names of a view type's views. Never an error.
+ */
+export function cachedForCompletion(p: Place): {
+  definitions(type: string, listId?: string): PropertyDefinition[] | undefined;
+  viewNames(viewType: string): string[];
+} {
+  let data: CacheFile | undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(p.file, 'utf8')) as CacheFile;
+    if (parsed?.format === FORMAT && parsed.base_url === p.baseUrl && parsed.team_id === p.teamId)
+      data = parsed;
+  } catch {
+    // Nothing cached: nothing to offer.
+  }
+  return {
+    definitions: (type, listId) => {
+      const defs = data?.entries?.[entryKey(type, listId)]?.definitions;
+      return Array.isArray(defs) ? defs : undefined;
+    },
+    viewNames: (viewType) => {
+      const names = data?.view_names?.[viewType];
+      return Array.isArray(names) ? names.filter((n) => typeof n === 'string') : [];
+    },
+  };
 }
