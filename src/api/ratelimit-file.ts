@@ -3,10 +3,10 @@
 // file is named by the base URL, the team and the key's last four characters (never the
 // key). A file that cannot be read or written only costs what it saves: nothing fails.
 // Commands run in parallel with the same key share the file: each merges its busy places
-// into what the file holds, under the file's lock (config/lock.ts), so none is dropped.
+// into what the file holds, under the file's lock (util/file-lock.ts), so none is dropped.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../config/lock.ts';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
 
 export function limiterFile(

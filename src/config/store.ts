@@ -2,7 +2,7 @@
 // the default profile's name, in one JSON file of mode 0600.
 //
 // Reads parse the file directly (most commands only read a profile). Every change is a
-// read-modify-write under the file's cross-process lock (lock.ts): the file is read again
+// read-modify-write under the file's cross-process lock (util/file-lock.ts): the file is read again
 // inside the lock, changed, and replaced atomically, so parallel `ws profile add` (or a
 // sandbox saving its profile) never drop each other's changes. An empty file is a store
 // with no profiles.
@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { WsError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
-import { withFileLock, writeFileAtomic } from './lock.ts';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 
 export interface Profile {
   base_url: string;

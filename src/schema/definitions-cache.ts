@@ -9,15 +9,15 @@
 // - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
 // - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
 //   written only costs a request next time.
-// - Every change is a read-modify-write under the file's lock (config/lock.ts), so commands
+// - Every change is a read-modify-write under the file's lock (util/file-lock.ts), so commands
 //   run in parallel keep each other's entries.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectType as normalizeType } from '../api/object-types.ts';
 import { bySlug, type PropertyDefinition } from '../api/props.ts';
-import { withFileLock, writeFileAtomic } from '../config/lock.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
 
 /** How long cached definitions are used: 5 minutes. */
