@@ -155,7 +155,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     events: plan.events,
     first: plan.first,
     hash: plan.hash,
-    splitRow: rowSplitter(plan.delimiter, header.fields.length),
+    splitRow: await rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
     typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
     emptyAsNull: flags.emptyAsNull,

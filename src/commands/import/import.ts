@@ -46,7 +46,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   const label = source.path === undefined ? 'stdin' : opts.file;
   let delimiter = opts.delimiter ?? ',';
   const hash = new RunningHash();
-  const events = readCsv(source.text(), {
+  const events = readCsv(source.bytes(), {
     delimiter: opts.delimiter,
     onDelimiter: (d) => {
       delimiter = d;
