@@ -141,6 +141,42 @@ describe('ws import: parsing', () => {
     });
   });
 
+  it('validate takes the flags of the import it checks', async () => {
+    // The parent command used to take these before validate saw them.
+    assert.deepEqual(
+      await options([
+        'import',
+        'validate',
+        'contacts',
+        'c.csv',
+        '--map',
+        'Full name=name',
+        '--map-file',
+        'm.json',
+        '--skip',
+        'Notes',
+        '--ignore-unknown',
+        '--date-format',
+        'dmy',
+        '--delimiter',
+        ';',
+      ]),
+      {
+        ...defaults('contacts', 'c.csv'),
+        map: [['Full name', 'name']],
+        mapFile: 'm.json',
+        skip: ['Notes'],
+        ignoreUnknown: true,
+        dateOrder: 'dmy',
+        delimiter: ';',
+        dryRun: true,
+        command:
+          "ws import validate contacts c.csv --delimiter ';' --map 'Full name=name' " +
+          '--map-file m.json --skip Notes --ignore-unknown --date-format dmy',
+      },
+    );
+  });
+
   it('status and jobs', async () => {
     assert.deepEqual(await options(['import', 'status', 'job_1']), {
       job: 'job_1',

@@ -193,13 +193,17 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     imp
       .command('validate <type> <file>')
       .description('Check a CSV file against the property definitions without sending anything'),
-  ).action((type: string, file: string, o: OptionValues, cmd: Command) =>
-    ctx.invoke(
+  ).action((type: string, file: string, _o: OptionValues, cmd: Command) => {
+    // `import` has the same flags and commander gives them to it wherever they are written
+    // (global flags must stay usable after a verb), so validate reads them there: its own
+    // stay empty, and are declared for its help.
+    const parent = cmd.parent!;
+    return ctx.invoke(
       cmd,
       async () => (await verbs()).importVerb,
-      parseOpts(type, file, flags(o), cmd, true),
-    ),
-  );
+      parseOpts(type, file, flags(parent.opts()), parent, true),
+    );
+  });
 
   imp
     .command('status <job>')
