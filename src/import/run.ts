@@ -39,6 +39,8 @@ export interface SendFlags {
   results: string | undefined;
   /** The command as typed, for the resume hint. */
   command: string;
+  /** The command's words for another file (src/commands/import/index.ts, againWords). */
+  again: { head: string[]; args: string[] };
 }
 
 /** What was read and decided before the first row is sent. */

@@ -366,6 +366,9 @@ describe('outputs and progress', () => {
     const now = new Date('2026-03-31T09:30:15Z');
     assert.equal(failedFilePath('/d/contacts.csv', now, '/cwd'), '/d/contacts.failed.csv');
     assert.equal(failedFilePath('/d/export', now, '/cwd'), '/d/export.failed.csv');
+    // A failed-rows file imported again: the next round, never .failed.failed.
+    assert.equal(failedFilePath('/d/contacts.failed.csv', now, '/cwd'), '/d/contacts.failed-2.csv');
+    assert.equal(failedFilePath('/d/c.failed-2.csv', now, '/cwd'), '/d/c.failed-3.csv');
     assert.equal(failedFilePath(undefined, now, '/cwd'), '/cwd/stdin-20260331-093015.failed.csv');
   });
 

@@ -101,6 +101,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       path: source.path,
       dryRun: opts.dryRun,
       durationMs: monotonicMs() - started,
+      again: opts.again,
     });
   } finally {
     void events.return(undefined);

@@ -146,6 +146,23 @@ function parseOpts(
       cmd,
       validate ? ['import', 'validate', type, file] : ['import', type, file],
     ),
+    again: againWords(cmd, validate ? ['import', 'validate', type] : ['import', type]),
+  };
+}
+
+/**
+ * The words of this command run on another file (the failed rows): the same flags, but not
+ * those that name this run's own files or continue it (--failed-file, --results,
+ * --save-map, --resume). The file goes after the last word of `head`.
+ */
+function againWords(cmd: Command, head: string[]): { head: string[]; args: string[] } {
+  const profile = flags(cmd.optsWithGlobals()).string('--profile');
+  return {
+    head: ['ws', ...head],
+    args: [
+      ...(profile !== undefined ? ['--profile', profile] : []),
+      ...givenArgs(cmd, ['--resume', '--failed-file', '--results', '--save-map']),
+    ],
   };
 }
 
