@@ -151,6 +151,7 @@ const CHECKPOINT_EVERY_MS = 1000;
 export class ImportEngine {
   private readonly o: EngineOptions;
   readonly counts: Counts;
+  private readAhead: number;
   readonly jobs: string[];
   private pending = 0;
   private readonly firstErrors: FailedRow[] = [];
@@ -175,6 +176,7 @@ export class ImportEngine {
   constructor(o: EngineOptions) {
     this.o = o;
     this.counts = o.resume ? { ...o.resume.counts } : zeroCounts();
+    this.readAhead = this.counts.read;
     this.jobs = o.resume ? [...o.resume.jobs] : [];
     this.active = o.columns
       .filter((c): c is ColumnPlan & { def: Definition } => c.def !== undefined)
@@ -196,6 +198,14 @@ export class ImportEngine {
 
   get inFlightCount(): number {
     return this.inFlight;
+  }
+
+  /**
+   * Rows read from the input so far (with those of an interrupted run that a resume skips),
+   * for the progress line: `counts.read` only moves as chunks finish, in order.
+   */
+  get rowsRead(): number {
+    return this.readAhead;
   }
 
   /** Rows with an outcome from the API. */
@@ -373,6 +383,7 @@ export class ImportEngine {
       return false;
     }
     chunk.rows++;
+    if (chunk.index >= this.startChunk) this.readAhead++;
     let failure: FailedRow | undefined;
     if (ev.kind === 'broken') {
       failure = {

@@ -141,7 +141,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
       ? undefined
       : {
           label: source.label,
-          read: engine.counts.read,
+          read: engine.rowsRead,
           sent: engine.counts.sent,
           processed: engine.processedCount,
           failed: engine.counts.failed,

@@ -42,6 +42,8 @@ export interface ImportEnd {
   status: ImportSummary['status'];
   report: EngineReport;
   durationMs: number;
+  /** The time the rows took (from the end of the mapping), for the rate. */
+  rateMs?: number;
   /** The failed-rows file, when rows went into it. */
   failedFile: string | undefined;
   resultsFile: string | undefined;
@@ -71,7 +73,7 @@ export function importSummary(end: ImportEnd): ImportSummary {
     results_file: end.resultsFile ?? null,
     jobs: end.report.jobs,
     duration_ms: ms,
-    rows_per_second: rate(c.read, ms),
+    rows_per_second: rate(c.read, Math.round(end.rateMs ?? end.durationMs)),
     resume_command: end.resumeCommand,
   };
 }

@@ -373,6 +373,32 @@ describe('ws import: mapping', () => {
     assert.equal(again.summary.created, 1);
   });
 
+  it('counts the rate from the end of the mapping, not the time spent at its questions', async () => {
+    const answers = scriptedPrompter({ '"Full Name"': 'name', 'Save this mapping': false });
+    const WAIT_MS = 1500;
+    // A person who takes a while over the question.
+    const slow = {
+      ...answers,
+      async select<T>(o: Parameters<typeof answers.select<T>>[0]): Promise<T> {
+        await new Promise((r) => setTimeout(r, WAIT_MS));
+        return answers.select(o);
+      },
+    };
+    let csv = 'Full Name\n';
+    for (let i = 0; i < 200; i++) csv += `Person ${i}\n`;
+    const r = await ws(['import', 'contact', write('slow.csv', csv), '--json'], {
+      tty: true,
+      prompter: slow,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assert.equal(summary.created, 200);
+    assert.ok(summary.duration_ms >= WAIT_MS, `${summary.duration_ms}`);
+    // Over the time after the question the rate is at least this; over the whole run, less.
+    const least = Math.floor((200 * 1000) / (summary.duration_ms - WAIT_MS));
+    assert.ok(summary.rows_per_second >= least, `${summary.rows_per_second} < ${least}`);
+  });
+
   it('does not ask without a terminal, or with --no-input', async () => {
     const prompter = scriptedPrompter({});
     const r = await ws(['import', 'contact', file(), '--no-input'], { tty: true, prompter });
