@@ -16,6 +16,7 @@ import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
+import { unneutralise } from '../values/write-form.ts';
 import { ByteList } from './bytes.ts';
 import { capYoungGeneration } from './heap.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
@@ -232,7 +233,8 @@ export class ImportEngine {
         if (!this.o.emptyAsNull) continue;
         value = 'null';
       } else if (c.text) {
-        value = jsonString(text);
+        // A leading ' may be the formula guard of an export (typing.ts undoes it).
+        value = jsonString(first === 39 ? unneutralise(text) : text);
       } else {
         const typed = this.typed(c, text);
         if (typed.error)
