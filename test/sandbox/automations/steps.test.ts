@@ -80,14 +80,17 @@ describe('automations: what each step does', () => {
       },
     };
     assert.equal(heard.length, 1);
-    assert.deepEqual(heard[0], {
-      type: 'webhook.dispatch',
-      teamId: sandbox.teamId,
-      webhookId: WEBHOOK_ID,
-      event: 'deal.updated',
-      occurredAt: run.started_at,
-      data,
-    });
+    assert.deepEqual(
+      { ...heard[0], data: heard[0]!.data() },
+      {
+        type: 'webhook.dispatch',
+        teamId: sandbox.teamId,
+        webhookId: WEBHOOK_ID,
+        event: 'deal.updated',
+        occurredAt: run.started_at,
+        data,
+      },
+    );
     assert.deepEqual(run.trigger, {
       type: 'updated',
       source: 'patch',
@@ -128,7 +131,7 @@ describe('automations: what each step does', () => {
     const other = await createRecord(sandbox, 'deal', { name: 'Small' });
     ok(await api(sandbox).delete(`deal/${other}`), 204);
     assert.deepEqual(
-      heard.map((e) => [e.event, Object.keys(e.data.changes)]),
+      heard.map((e) => [e.event, Object.keys(e.data().changes)]),
       [
         ['deal.updated', ['stage', 'amount', 'notes']],
         ['deal.deleted', []],

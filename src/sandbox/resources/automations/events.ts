@@ -27,7 +27,12 @@ export interface WebhookDispatch {
   readonly event: string;
   /** When the step ran (sandbox clock, ISO-8601): the delivery's `occurred_at`. */
   readonly occurredAt: string;
-  readonly data: AutomationEventData;
+  /**
+   * The event's `data`, built when first asked for (the same object after): a listener that
+   * will not deliver it (no such webhook, or one disabled or unverified) never pays for
+   * presenting the record.
+   */
+  readonly data: () => AutomationEventData;
 }
 
 export type AutomationEvent = WebhookDispatch;

@@ -259,9 +259,15 @@ export class RunsModel implements Slice {
         // Done at once: kept as the trigger (RunTable); its webhook events go out now.
         this.runs.add(sequence, trigger);
         if (this.ctx.events.listening(automationEvents)) {
-          const run = instantRun(this.prefix, trigger, sequence);
+          // The run is made only if a listener asks for the event's data.
+          let run: Run | undefined;
+          const made = () => {
+            run ??= instantRun(this.prefix, trigger, sequence);
+            return run;
+          };
           for (const action of automation.actions) {
-            if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, trigger.at);
+            if (action.type === 'webhook')
+              this.dispatch(store, trigger, made, action.webhook_id, trigger.at);
           }
         }
         this.finished.push(sequence);
@@ -371,7 +377,8 @@ export class RunsModel implements Slice {
           case 'agent':
             // Done at once, and what they did follows from the action: one shared step.
             step = this.doneStep(action.type === 'webhook' ? 'dispatched' : 'recorded', at);
-            if (action.type === 'webhook') this.dispatch(store, run, action.webhook_id, at);
+            if (action.type === 'webhook')
+              this.dispatch(store, run.trigger, () => run, action.webhook_id, at);
             break;
           case 'wait': {
             const due = waitEnd(action, nowMs, at);
@@ -425,16 +432,26 @@ export class RunsModel implements Slice {
   }
 
   /** Hand the run's webhook event to the delivery engine (when one listens). */
-  private dispatch(store: Store, run: Run, webhookId: string, at: string): void {
+  private dispatch(
+    store: Store,
+    trigger: RunTrigger,
+    runOf: () => Run,
+    webhookId: string,
+    at: string,
+  ): void {
     const { events } = this.ctx;
     if (!events.listening(automationEvents)) return;
+    let data: AutomationEventData | undefined;
     events.emit(automationEvents, {
       type: 'webhook.dispatch',
-      teamId: run.trigger.team_id,
+      teamId: trigger.team_id,
       webhookId,
-      event: eventName(run.trigger.object_type, run.trigger.type),
+      event: eventName(trigger.object_type, trigger.type),
       occurredAt: at,
-      data: eventData(store, run),
+      data: () => {
+        data ??= eventData(store, runOf());
+        return data;
+      },
     });
   }
 

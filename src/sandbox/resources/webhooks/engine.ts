@@ -38,8 +38,11 @@ export interface DispatchRequest {
   webhookId: string;
   /** The event name, e.g. `webhook.test`. */
   event: string;
-  /** The event's payload: the delivery body's `data`. */
-  data: Record<string, unknown>;
+  /**
+   * The event's payload: the delivery body's `data`; a function is called only when the
+   * webhook will receive the event (so an event for no one costs nothing to build).
+   */
+  data: Record<string, unknown> | (() => Record<string, unknown>);
   /** When it happened (ISO-8601); default: now on the sandbox clock. */
   occurredAt?: string;
 }
@@ -137,6 +140,7 @@ export class DeliveryEngine {
     if (!webhook.enabled) return { dispatched: false, reason: 'disabled' };
     if (!webhook.verified) return { dispatched: false, reason: 'unverified' };
     const occurredAt = request.occurredAt ?? this.store.clock.iso();
+    const data = typeof request.data === 'function' ? request.data() : request.data;
     const delivery = model.addDelivery(webhook, {
       type: 'delivery',
       event: request.event,
@@ -146,7 +150,7 @@ export class DeliveryEngine {
           webhook_id: webhook.id,
           event: request.event,
           occurred_at: occurredAt,
-          data: request.data,
+          data,
         }),
       challenge: null,
     });

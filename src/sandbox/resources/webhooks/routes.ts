@@ -57,7 +57,7 @@ export function webhooksResource(options: WebhookOptions = {}): Resource {
         teamId: e.teamId,
         webhookId: e.webhookId,
         event: e.event,
-        data: { ...e.data },
+        data: () => ({ ...e.data() }),
         occurredAt: e.occurredAt,
       }));
     },
