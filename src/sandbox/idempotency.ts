@@ -34,7 +34,7 @@ export interface CachedAnswer {
 }
 
 export class IdempotencyCache implements Slice {
-  private entries = new Map<string, CachedAnswer>();
+  private answers = new Map<string, CachedAnswer>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -43,37 +43,52 @@ export class IdempotencyCache implements Slice {
 
   /** The live (not expired) answer under `key`. */
   get(key: string): CachedAnswer | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.answers.get(key);
     if (entry === undefined) return undefined;
     if (this.expired(entry)) {
-      this.entries.delete(key);
-      this.ctx.changed();
+      this.answers.delete(key);
+      this.ctx.changed(key);
       return undefined;
     }
     return entry;
   }
 
   put(key: string, answer: CachedAnswer): void {
-    this.entries.set(key, answer);
-    this.ctx.changed();
+    this.answers.set(key, answer);
+    this.ctx.changed(key);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.answers.size;
   }
 
   reset(): void {
-    this.entries.clear();
+    this.answers.clear();
   }
 
   isEmpty(): boolean {
-    return this.entries.size === 0;
+    return this.answers.size === 0;
   }
 
   /** Live entries as [key, answer] pairs (expired ones are dropped here). */
   toJSON(): [string, CachedAnswer][] {
-    for (const [key, entry] of this.entries) if (this.expired(entry)) this.entries.delete(key);
-    return [...this.entries];
+    for (const [key, entry] of this.answers) if (this.expired(entry)) this.answers.delete(key);
+    return [...this.answers];
+  }
+
+  /** Journal entries: one per kept answer (expired ones are left to their next read). */
+  entries(): IterableIterator<[string, unknown]> {
+    return this.answers.entries();
+  }
+
+  entry(key: string): unknown {
+    return this.answers.get(key);
+  }
+
+  loadEntry(key: string, value: unknown): void {
+    if (value === undefined) this.answers.delete(key);
+    else
+      this.answers.set(key, checkAnswer(value, `store.slices.idempotency[${JSON.stringify(key)}]`));
   }
 
   load(data: unknown): void {
@@ -85,28 +100,31 @@ export class IdempotencyCache implements Slice {
       if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') {
         throw new SnapshotError(at, 'must be a [key, answer] pair with a string key');
       }
-      const answer: unknown = item[1];
-      if (
-        !isPlainObject(answer) ||
-        typeof answer['created_ms'] !== 'number' ||
-        typeof answer['fingerprint'] !== 'string' ||
-        typeof answer['status'] !== 'number' ||
-        !isPlainObject(answer['headers']) ||
-        !Object.values(answer['headers']).every((v) => typeof v === 'string')
-      ) {
-        throw new SnapshotError(
-          at,
-          'answer must have created_ms (number), fingerprint (string), status (number) and headers (strings)',
-        );
-      }
-      entries.set(item[0], answer as unknown as CachedAnswer);
+      entries.set(item[0], checkAnswer(item[1], at));
     }
-    this.entries = entries;
+    this.answers = entries;
   }
 
   private expired(entry: CachedAnswer): boolean {
     return this.ctx.clock.nowMs() >= entry.created_ms + IDEMPOTENCY_TTL_MS;
   }
+}
+
+function checkAnswer(answer: unknown, at: string): CachedAnswer {
+  if (
+    !isPlainObject(answer) ||
+    typeof answer['created_ms'] !== 'number' ||
+    typeof answer['fingerprint'] !== 'string' ||
+    typeof answer['status'] !== 'number' ||
+    !isPlainObject(answer['headers']) ||
+    !Object.values(answer['headers']).every((v) => typeof v === 'string')
+  ) {
+    throw new SnapshotError(
+      at,
+      'answer must have created_ms (number), fingerprint (string), status (number) and headers (strings)',
+    );
+  }
+  return answer as unknown as CachedAnswer;
 }
 
 export const idempotencySlice = defineSlice('idempotency', (ctx) => new IdempotencyCache(ctx));

@@ -9,10 +9,10 @@ import type { ListenerErrorHandler } from './events.ts';
 import { checkFaultSettings, type FaultSettings, Faults } from './faults.ts';
 import { idempotencySlice } from './idempotency.ts';
 import {
-  DATA_FILE_FORMAT,
-  DATA_FILE_VERSION,
   DataFileError,
-  DataFileWriter,
+  FSYNC_POLICIES,
+  type FsyncPolicy,
+  Journal,
   readDataFile,
 } from './persist.ts';
 import type { Resource, RouteDef, SandboxRuntime } from './resource.ts';
@@ -35,6 +35,10 @@ export interface SandboxOptions {
   teamId?: string;
   /** Persist the whole sandbox in this file (mode 0600: it holds the API key). */
   dataFile?: string;
+  /** When the data file's appends are fsync'ed: 'always', 'everysec' (default) or 'no'. */
+  fsync?: FsyncPolicy;
+  /** Rewrite the data file when it reaches twice its size after the last rewrite and this. */
+  compactMinBytes?: number;
   /** Fill the store with the demo workspace at start when it holds no records. */
   seed?: 'demo';
   /** Added before every API answer. */
@@ -70,8 +74,10 @@ export interface RunningSandbox {
   contractViolations: string[];
   /** Empty the store (keeps key and team). */
   reset(): void;
-  /** Write the data file now (no-op without dataFile). */
+  /** Append pending changes to the data file and fsync it (no-op without dataFile). */
   flush(): Promise<void>;
+  /** The data file's journal (undefined without dataFile). */
+  journal: Journal | undefined;
   /** Stop accepting, close connections, flush the data file. */
   close(): Promise<void>;
 }
@@ -104,7 +110,8 @@ export async function launchSandbox(
   );
   const slices = [idempotencySlice, ...resources.flatMap((r) => r.slices ?? [])];
   try {
-    if (saved !== undefined) store.fromJSON(saved.store);
+    if (saved?.version === 1) store.fromJSON(saved.store);
+    else if (saved !== undefined) store.loadJournal(saved.clockOffsetMs, saved.slices);
     for (const slice of slices) store.slice(slice);
   } catch (err) {
     if (err instanceof SnapshotError && dataFile !== undefined) {
@@ -120,37 +127,24 @@ export async function launchSandbox(
     seeded = true;
   }
 
-  const writer =
+  const journal =
     dataFile === undefined
       ? undefined
-      : new DataFileWriter(
+      : new Journal(
           dataFile,
-          () => ({
-            format: DATA_FILE_FORMAT,
-            version: DATA_FILE_VERSION,
-            api_key: apiKey,
-            team_id: teamId,
-            saved_at: store.clock.iso(),
-            store: store.toJSON(),
-          }),
-          options.log === undefined ? {} : { log: options.log },
+          store,
+          {
+            apiKey,
+            teamId,
+            log: options.log,
+            ...(options.fsync === undefined ? {} : { fsync: options.fsync }),
+            ...(options.compactMinBytes === undefined
+              ? {}
+              : { compactMinBytes: options.compactMinBytes }),
+          },
+          saved,
+          saved !== undefined && (saved.api_key !== apiKey || saved.team_id !== teamId || seeded),
         );
-  const unsubscribe = store.onChange(() => writer?.schedule());
-  if (
-    writer !== undefined &&
-    (saved === undefined || saved.api_key !== apiKey || saved.team_id !== teamId || seeded)
-  ) {
-    // Write at once so the key and team of a new sandbox survive even a crash.
-    writer.schedule();
-    try {
-      await writer.flush();
-    } catch (err) {
-      unsubscribe();
-      throw new DataFileError(writer.file, `cannot be written (${(err as Error).message})`, {
-        advice: false,
-      });
-    }
-  }
 
   const faultSettings: FaultSettings = {
     failRate: options.failRate ?? 0,
@@ -183,12 +177,13 @@ export async function launchSandbox(
     validateResponses: options.validateResponses === true,
     contractViolations,
     log: options.log,
+    beforeAnswer: journal === undefined ? undefined : () => journal.commit(),
   });
   let address: Awaited<ReturnType<SandboxServer['listen']>>;
   try {
     address = await server.listen();
   } catch (err) {
-    unsubscribe();
+    await journal?.close();
     throw err;
   }
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
@@ -204,15 +199,15 @@ export async function launchSandbox(
     store,
     contractViolations,
     reset: () => runtime.reset(),
+    journal,
     flush: async () => {
-      await writer?.flush();
+      await journal?.flush();
     },
     close: () => {
       closing ??= (async () => {
         for (const stop of stops) stop();
         await server.close();
-        unsubscribe();
-        await writer?.close();
+        await journal?.close();
       })();
       return closing;
     },
@@ -242,6 +237,11 @@ function checkOptions(options: SandboxOptions): void {
     problems.push(`seed must be 'demo' when given, got '${String(options.seed)}'`);
   }
   if (options.dataFile === '') problems.push('dataFile must not be empty');
+  if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
+    problems.push(
+      `fsync must be one of ${FSYNC_POLICIES.join(', ')}, got '${String(options.fsync)}'`,
+    );
+  }
   if (options.random !== undefined && typeof options.random !== 'function') {
     problems.push('random must be a function returning numbers in [0, 1)');
   }

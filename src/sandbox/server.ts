@@ -54,6 +54,8 @@ export interface ServerConfig {
   /** Problems found by response validation are pushed here. */
   contractViolations: string[];
   log?: ((line: string) => void) | undefined;
+  /** Called before every answer leaves (the data file appends the changes of the request). */
+  beforeAnswer?: (() => void) | undefined;
 }
 
 type Outcome = { kind: 'reply'; reply: Reply } | { kind: 'destroy'; reason: string };
@@ -160,6 +162,12 @@ export class SandboxServer {
       outcome = { kind: 'reply', reply: this.errorReply(err, ex) };
     }
     if (ex.api) await this.config.faults.delay(this.closing.signal);
+    try {
+      // The data file has every change before the answer (or the dropped connection) leaves.
+      this.config.beforeAnswer?.();
+    } catch (err) {
+      outcome = { kind: 'reply', reply: this.errorReply(err, ex) };
+    }
     if (outcome.kind === 'destroy') {
       req.socket.destroy();
       this.logLine(ex, '-', started, `connection dropped: ${outcome.reason}`);

@@ -5,6 +5,10 @@
 // whole state into a JSON snapshot and back. Neither reset() nor fromJSON() emits events:
 // they replace the state, they do not write records.
 //
+// Changes are told to listeners per slice, and per entry for slices that keep their state
+// as keyed entries (`entries`, `entry`, `loadEntry`): the data file's journal (persist.ts)
+// appends only what a write changed, so its cost does not grow with the store.
+//
 // Slices are created on first use from their definition (`store.slice(recordsSlice)`), so
 // adding a resource never touches this file.
 
@@ -16,8 +20,12 @@ export interface SliceContext {
   readonly clock: Clock;
   /** The store's event bus: a model emits its events (and asks its checks) here. */
   readonly events: EventBus;
-  /** Tell the store that the slice's state changed (schedules a write of the data file). */
-  changed(): void;
+  /**
+   * Tell the store that the slice's state changed (the data file journals it before the
+   * answer leaves). With `key` (slices with keyed entries), only that entry changed; without
+   * it, the whole slice is journaled.
+   */
+  changed(key?: string): void;
 }
 
 export interface Slice {
@@ -32,6 +40,28 @@ export interface Slice {
    * either succeed completely or throw a SnapshotError leaving the state as it was.
    */
   load(data: unknown): void;
+  /**
+   * Slices whose state can grow with use keep it as keyed entries and say which one changed
+   * (`ctx.changed(key)`): every entry as [key, JSON value] (a live iteration: entries changed
+   * during it may be seen either way), one entry's JSON value (undefined: gone), and an
+   * entry loaded from the journal (undefined: gone), validated like load().
+   */
+  entries?(): Iterable<[string, unknown]>;
+  entry?(key: string): unknown;
+  loadEntry?(key: string, value: unknown): void;
+}
+
+/** A change of state, as listeners hear it. */
+export type StoreChange =
+  | { kind: 'slice'; name: string; key: string | undefined }
+  | { kind: 'clock' }
+  /** reset() or fromJSON(): every slice was replaced. */
+  | { kind: 'replaced' };
+
+/** A journal's state of one slice: its last whole snapshot and its entries since. */
+export interface JournaledSlice {
+  whole?: unknown;
+  entries: Map<string, unknown>;
 }
 
 export interface SliceDef<T extends Slice> {
@@ -73,12 +103,14 @@ export class Store {
   private readonly entries = new Map<string, Entry>();
   /** Snapshot data of slices not created yet, loaded when they are. */
   private pending = new Map<string, unknown>();
-  private readonly listeners = new Set<() => void>();
+  /** Journaled entries of slices not created yet, loaded when they are. */
+  private pendingEntries = new Map<string, Map<string, unknown>>();
+  private readonly listeners = new Set<(change: StoreChange) => void>();
   private gen = 0;
 
   constructor(options: { realNow?: () => number; onListenerError?: ListenerErrorHandler } = {}) {
     const clockOptions: { realNow?: () => number; onChange: () => void } = {
-      onChange: () => this.changed(),
+      onChange: () => this.changed({ kind: 'clock' }),
     };
     if (options.realNow !== undefined) clockOptions.realNow = options.realNow;
     this.clock = new Clock(clockOptions);
@@ -99,11 +131,19 @@ export class Store {
     const slice = def.create({
       clock: this.clock,
       events: this.events,
-      changed: () => this.changed(),
+      changed: (key) => this.changed({ kind: 'slice', name: def.name, key }),
     });
     if (this.pending.has(def.name)) {
       slice.load(this.pending.get(def.name));
       this.pending.delete(def.name);
+    }
+    const entries = this.pendingEntries.get(def.name);
+    if (entries !== undefined) {
+      if (slice.loadEntry === undefined) {
+        throw new SnapshotError(`store.slices.${def.name}`, 'keeps no keyed entries');
+      }
+      for (const [key, value] of entries) slice.loadEntry(key, value);
+      this.pendingEntries.delete(def.name);
     }
     this.entries.set(def.name, { def, slice });
     return slice;
@@ -118,14 +158,15 @@ export class Store {
   reset(): void {
     for (const { slice } of this.entries.values()) slice.reset();
     this.pending.clear();
+    this.pendingEntries.clear();
     this.clock.setOffsetMs(0);
     this.gen++;
-    this.changed();
+    this.changed({ kind: 'replaced' });
   }
 
   /** True when no slice holds state (loaded but unused slice data counts as state). */
   isEmpty(): boolean {
-    if (this.pending.size > 0) return false;
+    if (this.pending.size > 0 || this.pendingEntries.size > 0) return false;
     for (const { slice } of this.entries.values()) if (!slice.isEmpty()) return false;
     return true;
   }
@@ -163,18 +204,68 @@ export class Store {
       throw err;
     }
     this.pending = new Map(Object.entries(slices).filter(([name]) => !this.entries.has(name)));
+    this.pendingEntries.clear();
     this.clock.setOffsetMs(offset);
     this.gen++;
-    this.changed();
+    this.changed({ kind: 'replaced' });
+  }
+
+  /**
+   * Load a journal's state into a store that has created no slice yet (at start): whole
+   * snapshots and entries are kept for the slices, which load them when created (a bad one
+   * throws SnapshotError then).
+   */
+  loadJournal(clockOffsetMs: number, slices: ReadonlyMap<string, JournaledSlice>): void {
+    if (this.entries.size > 0) throw new Error('loadJournal() is for a store without slices');
+    this.pending.clear();
+    this.pendingEntries.clear();
+    for (const [name, state] of slices) {
+      if (state.whole !== undefined) this.pending.set(name, state.whole);
+      if (state.entries.size > 0) this.pendingEntries.set(name, state.entries);
+    }
+    this.clock.setOffsetMs(clockOffsetMs);
+    this.gen++;
+  }
+
+  /** Names of the slices created, in creation order. */
+  sliceNames(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** A slice's whole JSON snapshot. */
+  sliceJSON(name: string): unknown {
+    return this.entryOf(name).slice.toJSON();
+  }
+
+  /** True when the slice keeps keyed entries (journaled one by one). */
+  isKeyed(name: string): boolean {
+    const { slice } = this.entryOf(name);
+    return slice.entries !== undefined && slice.entry !== undefined;
+  }
+
+  /** The JSON value of one entry of a keyed slice (undefined: gone). */
+  sliceEntry(name: string, key: string): unknown {
+    return this.entryOf(name).slice.entry!(key);
+  }
+
+  /** Every entry of a keyed slice (a live iteration). */
+  sliceEntries(name: string): Iterable<[string, unknown]> {
+    return this.entryOf(name).slice.entries!();
   }
 
   /** Call `listener` after every change of state. Returns a function that unsubscribes. */
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change: StoreChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+  private entryOf(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (entry === undefined) throw new Error(`No slice named '${name}'`);
+    return entry;
+  }
+
+  private changed(change: StoreChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 }

@@ -13,6 +13,7 @@ describe('ws sandbox: parsing', () => {
       apiKey: undefined,
       teamId: undefined,
       data: undefined,
+      fsync: 'everysec',
       seed: undefined,
       latency: 0,
       failRate: 0,
@@ -42,6 +43,8 @@ describe('ws sandbox: parsing', () => {
       TEAM,
       '--data',
       'state.json',
+      '--fsync',
+      'always',
       '--seed',
       'demo',
       '--latency',
@@ -67,6 +70,7 @@ describe('ws sandbox: parsing', () => {
       apiKey: 'wsk_test',
       teamId: TEAM,
       data: 'state.json',
+      fsync: 'always',
       seed: 'demo',
       latency: 20,
       failRate: 0.1,
@@ -97,6 +101,7 @@ describe('ws sandbox: parsing', () => {
   it('usage errors: exit 2 before anything starts', async () => {
     const cases: [string[], RegExp][] = [
       [['sandbox', 'start', '--seed', 'big'], /Unknown seed "big"/],
+      [['sandbox', 'start', '--fsync', 'sometimes'], /Unknown --fsync policy "sometimes"/],
       [['sandbox', 'start', '--team-id', 'T'], /--team-id "T" is not a UUID/],
       [['sandbox', 'start', '--port', '70000'], /--port takes a whole number from 0 to 65535/],
       [

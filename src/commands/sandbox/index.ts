@@ -36,7 +36,12 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--team-id <id>', 'the team id it serves (default: generated, or the one in --data)')
     .option(
       '--data <file>',
-      'keep state in this file (loaded at start, saved within a second of a change)',
+      'keep state in this file (loaded at start; every change is in it before its answer)',
+    )
+    .option(
+      '--fsync <policy>',
+      'when --data reaches the disk: always (before each answer), everysec, no',
+      'everysec',
     )
     .option('--seed <name>', 'fill an empty sandbox with demo data ("demo")')
     .option('--latency <ms>', 'add this delay to every answer', '0')
@@ -81,12 +86,20 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       if (teamId !== undefined && !isUuid(teamId)) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
       }
+      const fsync = f.string('--fsync')!;
+      if (fsync !== 'always' && fsync !== 'everysec' && fsync !== 'no') {
+        throw new UsageError(
+          `Unknown --fsync policy "${fsync}".`,
+          'Use always, everysec (the default) or no.',
+        );
+      }
       return ctx.invoke(cmd, async () => (await verbs()).startVerb, {
         host: f.string('--host')!,
         port: f.integer('--port', 0, 65535)!,
         apiKey: f.string('--api-key'),
         teamId,
         data: f.string('--data'),
+        fsync,
         seed,
         latency: f.integer('--latency', 0, 600_000)!,
         failRate: probability('--fail-rate', f.string('--fail-rate')),

@@ -12,6 +12,7 @@ export interface StartOptions {
   apiKey?: string | undefined;
   teamId?: string | undefined;
   data?: string | undefined;
+  fsync?: 'always' | 'everysec' | 'no' | undefined;
   seed?: 'demo' | undefined;
   latency: number;
   failRate: number;
@@ -76,6 +77,7 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
       ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
       ...(opts.teamId ? { teamId: opts.teamId } : {}),
       ...(opts.data ? { dataFile: opts.data } : {}),
+      ...(opts.fsync ? { fsync: opts.fsync } : {}),
       ...(opts.seed ? { seed: opts.seed } : {}),
       latencyMs: opts.latency,
       failRate: opts.failRate,

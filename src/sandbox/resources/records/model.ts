@@ -101,7 +101,7 @@ export class RecordsModel implements Slice {
     table.rows.set(id, record);
     adjust(table, record, +1);
     this.changed(type, record, true);
-    this.ctx.changed();
+    this.ctx.changed(entryKey(type, id));
     if (this.announces(cause)) {
       this.announce(eventOf('record.created', type, record, cause, null));
     }
@@ -263,6 +263,37 @@ export class RecordsModel implements Slice {
     this.replaced();
   }
 
+  /** Every record as a journal entry (`<type>/<id>`), in creation order per type. */
+  *entries(): IterableIterator<[string, unknown]> {
+    for (const [type, table] of this.tables) {
+      for (const [id, record] of table.rows) yield [entryKey(type, id), record];
+    }
+  }
+
+  entry(key: string): unknown {
+    const [type, id] = splitKey(key, 'store.slices.records');
+    return this.table(type).rows.get(id);
+  }
+
+  /** A record from the journal: added at the end of its type, or replacing its old self. */
+  loadEntry(key: string, value: unknown): void {
+    const at = `store.slices.records.${key}`;
+    const [type, id] = splitKey(key, at);
+    const table = this.table(type);
+    const old = table.rows.get(id);
+    if (value === undefined) {
+      if (old !== undefined && old.deleted_at === null) adjust(table, old, -1);
+      table.rows.delete(id);
+    } else {
+      const record = parseRecord(value, at);
+      if (record.id !== id) throw new SnapshotError(`${at}.id`, `must be ${id}`);
+      if (old !== undefined && old.deleted_at === null) adjust(table, old, -1);
+      table.rows.set(id, record);
+      if (record.deleted_at === null) adjust(table, record, +1);
+    }
+    this.replaced();
+  }
+
   private table(type: ObjectType): Table {
     const table = this.tables.get(type);
     if (table === undefined) throw new Error(`Unknown object type ${type}`);
@@ -305,8 +336,22 @@ export class RecordsModel implements Slice {
     this.changed(type, record, false);
     record.version++;
     record.updated_at = this.ctx.clock.iso();
-    this.ctx.changed();
+    this.ctx.changed(entryKey(type, record.id));
   }
+}
+
+/** The journal key of a record. */
+function entryKey(type: ObjectType, id: string): string {
+  return `${type}/${id}`;
+}
+
+function splitKey(key: string, at: string): [ObjectType, string] {
+  const slash = key.indexOf('/');
+  const type = key.slice(0, slash);
+  if (slash < 1 || !isObjectType(type) || slash === key.length - 1) {
+    throw new SnapshotError(at, 'is not a journal key <object type>/<id>');
+  }
+  return [type, key.slice(slash + 1)];
 }
 
 function* active(rows: Iterable<StoredRecord>): IterableIterator<Readonly<StoredRecord>> {
