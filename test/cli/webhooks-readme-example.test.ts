@@ -2,7 +2,7 @@
 // handler"), run as printed: its shell blocks are read from README.md and run by bash with
 // `ws` on PATH against a sandbox (only the handler's port 3000 is swapped for a free one).
 // So the example a user copies works: listen forwards to the handler, the automation made
-// with `ws api` fires on the deal moved to won, and the delivery is in listen's output, the
+// with `ws automations create` fires on the deal moved to won, and the delivery is in listen's output, the
 // handler's, `ws deliveries list` and `ws deliveries get`; Ctrl-C removes listen's webhook.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -131,8 +131,12 @@ describe("the README's worked example of webhooks", () => {
     assert.equal(await steps.exited, 0, steps.err());
     assert.doesNotMatch(steps.err(), /warning|error/i);
     const [setup, log] = steps.out().split('=== log\n') as [string, string];
-    const automation = JSON.parse(setup.slice(0, setup.lastIndexOf('}') + 1));
+    // create, piped, prints the automation as key<TAB>value lines.
+    const field = (key: string) => new RegExp(`^${key}\\t(.*)$`, 'm').exec(setup)?.[1];
+    const automation = { id: field('id'), name: field('name'), when: field('when') };
     assert.equal(automation.name, 'Deal won');
+    assert.equal(automation.when, '--on-change stage:to=won');
+    assert.match(automation.id ?? '', /^[0-9a-f-]{36}$/);
     assert.match(log, /^[0-9a-f-]{36}\tdeal\.updated\tsuccess\t200\t1\t/m);
     assert.match(log, /^[0-9a-f-]{36}\tverification\tsuccess\t200\t1\t/m);
     const [, deliveryId] = /^([0-9a-f-]{36})\tdeal\.updated/m.exec(log)!;
@@ -141,7 +145,7 @@ describe("the README's worked example of webhooks", () => {
     assert.match(log, /^event\tdeal\.updated$/m);
     assert.match(log, /^status\tsuccess$/m);
     const history = log.split('\n').find((l) => l.startsWith('attempt_history\t'));
-    assert.ok(history?.includes(automation.id), log);
+    assert.ok(history?.includes(automation.id!), log);
     assert.ok(history?.includes('won'), log);
 
     await handler.waitFor(
