@@ -40,11 +40,12 @@ ws api GET '/v2/prism/{teamId}/deal/count' -i
 step api GET "'/v2/prism/{teamId}/planet/count'" --json "   # an error, as a script sees it"
 ws api GET '/v2/prism/{teamId}/planet/count' --json || echo "(exit code $?)"
 
-step import contacts examples/contacts.csv --map "'Full name=name'" --map "'Newsletter=subscribed'" --failed-file contacts.failed.csv
+printf "\n%s\n" "# examples/contacts.csv holds 8 bad rows on purpose: the import reports them and exits 5"
+step import contacts examples/contacts.csv --map "'Full name=name'" --map "'Newsletter=subscribed'" --failed-file "$WS_CONFIG_DIR/contacts.failed.csv"
 ws import contacts "$root/examples/contacts.csv" --map 'Full name=name' --map 'Newsletter=subscribed' \
   --failed-file "$WS_CONFIG_DIR/contacts.failed.csv" || echo "(exit code $?: some rows failed)"
 
-printf "\n%s\n" "# contacts.failed.csv: the rows that failed, with their line and error first, ready to fix and import again"
+printf "\n%s\n" "# $WS_CONFIG_DIR/contacts.failed.csv (a throw-away directory, not the checkout): the rows that failed, with their line and error first, ready to fix and import again"
 cut -c1-160 "$WS_CONFIG_DIR/contacts.failed.csv"
 
 step records query contacts --where "'status=customer'" --where "'tags~vip'" --select name,email,city,score --sort -score
