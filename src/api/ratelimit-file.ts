@@ -32,8 +32,26 @@ export function readLimiterFile(file: string): number[] {
 }
 
 /**
+ * The union of two lists of times as multisets: a time is kept as many times as the list
+ * that holds it most often. A command resumes from the file, so the places it read are in
+ * both lists; counted once, each request holds one place, however many commands saved it.
+ */
+function union(a: readonly number[], b: readonly number[]): number[] {
+  const counts = new Map<number, number>();
+  for (const t of a) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const out = [...a];
+  for (const t of b) {
+    const left = counts.get(t) ?? 0;
+    if (left > 0) counts.set(t, left - 1);
+    else out.push(t);
+  }
+  return out;
+}
+
+/**
  * Adds this command's busy places to the file: the latest `places` times still ahead of now
- * (`wallNow`) of the file's and these are kept.
+ * (`wallNow`) of the file's and these are kept (a place read from the file and saved back
+ * counts once).
  */
 export async function writeLimiterFile(
   file: string,
@@ -43,7 +61,7 @@ export async function writeLimiterFile(
 ): Promise<void> {
   try {
     await withFileLock(file, () => {
-      const merged = [...readLimiterFile(file), ...times]
+      const merged = union(readLimiterFile(file), times)
         .filter((t) => t > wallNow)
         .sort((a, b) => b - a)
         .slice(0, Math.max(1, Math.floor(places)));
