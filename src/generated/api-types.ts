@@ -1048,15 +1048,41 @@ export interface components {
             /** @description Fewer than 100 run synchronously; 100 or more start an asynchronous job. */
             objects: components["schemas"]["RecordWrite"][];
             options?: {
-                /** @description Slug of the property that identifies an existing record. */
-                dedupe_by?: string;
+                /**
+                 * @description Slug of the property that identifies an existing record, or an array holding that one slug
+                 *     (the official client's form). Deduplicating by several properties at once is not offered.
+                 */
+                dedupe_by?: string | string[];
                 /** @description Match `dedupe_by` values ignoring case (default false). */
                 caseInsensitive?: boolean;
+                /**
+                 * @description When a row matches a record by `dedupe_by`, patch that record (default true). False leaves the
+                 *     record as it is: the row answers `existing: true, updated: false`.
+                 */
+                update_existing?: boolean;
+                /**
+                 * @description A select or multiselect value that names no option of its property creates that option, then the
+                 *     row is written (default false: the row fails with `unknown_option`). Options of locked shared
+                 *     definitions cannot be created: such a row fails as without the option.
+                 */
+                create_missing_options?: boolean;
+                /**
+                 * @description With `list_id`: a row that gives no value for the list's stage (its `app_stage` property) fails
+                 *     with `list_stage_required` (default false). Its meaning is not published; this is the sandbox's
+                 *     reading of its name. Without `list_id` it changes nothing.
+                 */
+                require_list_stage?: boolean;
                 /**
                  * Format: uuid
                  * @description Validate rows against the properties of this list too, and add the records to it.
                  */
                 list_id?: string;
+                /**
+                 * Format: uuid
+                 * @deprecated
+                 * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+                 */
+                crm_id?: string;
             };
         };
         RowResult: {
