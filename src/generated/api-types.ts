@@ -477,7 +477,9 @@ export interface paths {
          * @description Answers 204 with no body (the sandbox's choice; the hosted status is not published).
          *     `type` is required: it identifies the table, as in the patch body; a `list_id` other than the
          *     definition's is 400. Shared defaults (`locked`), and definitions a view uses, cannot be deleted:
-         *     409 `conflict` (the message names the views). Records keep their values of a deleted definition.
+         *     409 `conflict` (the message names the views). While an active record holds a value for the definition
+         *     (a value the filter `is_not_null` finds), the delete is 409 `property_in_use`, its `details` naming
+         *     `property_id`, `slug`, `records` (how many) and `record_ids` (the first three): clear those values first.
          */
         delete: operations["deleteProperty"];
         options?: never;
@@ -1215,6 +1217,8 @@ export interface components {
             icon?: string | null;
             option_group?: string | null;
             sort_index?: number | null;
+            /** @description A display setting (default true); records may hold and writes may give a disabled option. */
+            enabled?: boolean;
             /** Format: uuid */
             list_id?: string | null;
             /**
@@ -1350,8 +1354,14 @@ export interface components {
             /** @description Defaults to the slugified value. */
             slug?: string;
             sort_index?: number | null;
+            /** @description Default true. */
+            enabled?: boolean;
         };
-        /** @description Fields beyond type, color_scheme and description are not published; the option's other fields are accepted. */
+        /**
+         * @description The fields the official client sends (facts.md): `type` (required), `value`, `slug`, `color_scheme`,
+         *     `description`, `icon`, `option_group`, `sort_index`, `enabled`, `list_id` (and `crm_id`, its older name).
+         *     Fields left out keep their value; other fields are ignored, as before.
+         */
         OptionPatch: {
             /** @description Storage type of the definition. */
             type: components["schemas"]["PropertyType"];
@@ -1362,6 +1372,7 @@ export interface components {
             option_group?: string | null;
             slug?: string;
             sort_index?: number | null;
+            enabled?: boolean;
             /** Format: uuid */
             list_id?: string | null;
             /**
@@ -1802,7 +1813,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `conflict`, `idempotency_key_mismatch` or `idempotency_key_stale`. */
+        /** @description `conflict`, `idempotency_key_mismatch`, `idempotency_key_stale` or `property_in_use`. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
