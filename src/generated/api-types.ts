@@ -1914,6 +1914,8 @@ export interface components {
         /**
          * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
          *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+         *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+         *     run again: whether the first one was applied is no longer known); send it with a new key.
          */
         IdempotencyKey: string;
         /** @description An `etag` from a previous read, or `*` (the record must only exist). A mismatch gives 412 `precondition_failed`. */
@@ -2017,6 +2019,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2144,6 +2148,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2205,6 +2211,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2253,6 +2261,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2344,6 +2354,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2483,6 +2495,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description An `etag` from a previous read, or `*` (the record must only exist). A mismatch gives 412 `precondition_failed`. */
@@ -2537,6 +2551,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2583,6 +2599,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2698,6 +2716,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2835,6 +2855,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2921,6 +2943,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2973,6 +2997,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3060,6 +3086,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3152,6 +3180,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3270,6 +3300,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3363,6 +3395,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3446,6 +3480,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3552,6 +3588,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3698,6 +3736,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3745,6 +3785,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3786,6 +3828,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
