@@ -106,6 +106,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
             chunkSize,
             firstLine: header.line + 1,
             now,
+            dedupe: plan.apiOptions?.dedupe_by !== undefined,
           },
           flags.resume,
         )
@@ -165,7 +166,13 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     strict: flags.strict,
     dryRun: flags.dryRun,
     wait: flags.wait,
-    keyFingerprint: keyFingerprint(optionsFingerprint, plan.columns),
+    // Past the replay window, the checkpoint's salt gives the chunks keys the API has not seen.
+    keyFingerprint: keyFingerprint(
+      checkpoint?.base.key_salt === undefined
+        ? optionsFingerprint
+        : `${optionsFingerprint}\n${checkpoint.base.key_salt}`,
+      plan.columns,
+    ),
     firstLine: header.line + 1,
     stop: deps.signal,
     requestSignal: requests.signal,
