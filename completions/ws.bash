@@ -151,7 +151,7 @@ _ws() {
     'props options list') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'props options ls') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'props options add') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --slug --color-scheme --description --icon --group --sort-index --help' ;;
-    'props options update') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --value --slug --color-scheme --description --icon --group --sort-index --no-color-scheme --no-description --no-icon --no-group --no-sort-index --help' ;;
+    'props options update') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --value --slug --enable --disable --list-id --no-list-id --color-scheme --description --icon --group --sort-index --no-color-scheme --no-description --no-icon --no-group --no-sort-index --help' ;;
     'props options remove') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'props options rm') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'props export') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --output --help' ;;
@@ -169,7 +169,7 @@ _ws() {
     'properties options list') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'properties options ls') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'properties options add') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --slug --color-scheme --description --icon --group --sort-index --help' ;;
-    'properties options update') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --value --slug --color-scheme --description --icon --group --sort-index --no-color-scheme --no-description --no-icon --no-group --no-sort-index --help' ;;
+    'properties options update') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --value --slug --enable --disable --list-id --no-list-id --color-scheme --description --icon --group --sort-index --no-color-scheme --no-description --no-icon --no-group --no-sort-index --help' ;;
     'properties options remove') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'properties options rm') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'properties export') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --output --help' ;;
@@ -217,8 +217,8 @@ _ws() {
     'record grant') words='get set --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'record grant get') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;
     'record grant set') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --user --team --group --share-level --data --help' ;;
-    'import') words='validate status jobs --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --delimiter --encoding --map --map-file --save-map --skip --ignore-unknown --empty-as-null --array-sep --date-format --dedupe-by --case-insensitive --list-id --chunk-size --concurrency --strict --failed-file --results --dry-run --resume --no-wait --help' ;;
-    'import validate') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --delimiter --encoding --map --map-file --save-map --skip --ignore-unknown --empty-as-null --array-sep --date-format --dedupe-by --case-insensitive --list-id --chunk-size --concurrency --strict --failed-file --results --help' ;;
+    'import') words='validate status jobs --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --delimiter --encoding --map --map-file --save-map --skip --ignore-unknown --empty-as-null --array-sep --date-format --dedupe-by --case-insensitive --no-update --create-missing-options --list-id --chunk-size --concurrency --strict --failed-file --results --dry-run --resume --no-wait --help' ;;
+    'import validate') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --delimiter --encoding --map --map-file --save-map --skip --ignore-unknown --empty-as-null --array-sep --date-format --dedupe-by --case-insensitive --no-update --create-missing-options --list-id --chunk-size --concurrency --strict --failed-file --results --help' ;;
     'import status') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --wait --timeout --help' ;;
     'import jobs') words='--profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --limit --help' ;;
     'sandbox') words='start status stop --profile --json --format --fields --debug --no-color --quiet --yes --no-input --timeout --retries --help' ;;

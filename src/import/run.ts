@@ -19,7 +19,7 @@ import { startTicker } from './progress.ts';
 import { type CsvEvent, type HeaderEvent, rowSplitter } from './reader.ts';
 import { interruptedChunkSize, jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
 import type { ImportEnd } from './summary.ts';
-import type { DateOrder } from './typing.ts';
+import { type DateOrder, NewOptions } from './typing.ts';
 
 /** The flags that decide how the rows are sent (`ws import`'s options have them). */
 export interface SendFlags {
@@ -60,7 +60,7 @@ export interface SendPlan {
 
 export type SendOutcome = Pick<
   ImportEnd,
-  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand'
+  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand' | 'newOptions'
 >;
 
 /** Send the rows (or, with dryRun, check them) and say how it went. */
@@ -127,6 +127,10 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     if (!resume) writeCheckpoint(checkpoint.path, checkpoint.base);
   }
 
+  // With --create-missing-options: the select values the rows name that no option has.
+  const newOptions =
+    plan.apiOptions?.create_missing_options === true ? new NewOptions() : undefined;
+
   const requests = new AbortController();
   // Each chunk in flight listens to it (its request, its wait before the next poll, the
   // rate limiter): above Node's default of 10 listeners it would print a leak warning.
@@ -158,7 +162,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     hash: plan.hash,
     splitRow: rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
-    typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
+    typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder, newOptions },
     emptyAsNull: flags.emptyAsNull,
     apiOptions: plan.apiOptions,
     chunkSize,
@@ -221,5 +225,6 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     failedFile: files.failedFile.bytes > 0 ? files.failedPath : undefined,
     resultsFile: files.resultsPath,
     resumeCommand: report.interrupted ? `${flags.command} --resume` : null,
+    ...(newOptions === undefined ? {} : { newOptions: newOptions.list() }),
   };
 }
