@@ -1,153 +1,80 @@
-// Shell completion scripts (bash, zsh, fish), generated from the commander tree so
-// they always match the commands and flags that exist.
-import type { Command } from 'commander';
-
+// The shell completion scripts (bash, zsh, fish) that `ws completion SHELL` prints and the
+// build writes to completions/. Each is a thin hook: at every Tab it asks `ws __complete`
+// (src/complete.ts) what to offer, so the commands, flags and values offered are always
+// those of the ws that answers, and it shows them the way the shell does.
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-interface Node {
-  path: string[];
-  description: string;
-  subcommands: { name: string; description: string }[];
-  flags: { name: string; description: string }[];
-}
-
-function walk(cmd: Command, path: string[], globals: Node['flags'], out: Node[]): void {
-  const flags = [
-    ...globals,
-    ...cmd.options
-      .filter((o) => o.long && (path.length === 0 || o.long !== '--version'))
-      .map((o) => ({ name: o.long!, description: o.description })),
-  ];
-  const subs = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-  out.push({
-    path,
-    description: cmd.description(),
-    subcommands: subs.flatMap((c) =>
-      [c.name(), ...c.aliases()].map((name) => ({ name, description: c.description() })),
-    ),
-    flags: [...flags, { name: '--help', description: 'show help' }],
-  });
-  for (const c of subs) {
-    for (const name of [c.name(), ...c.aliases()]) {
-      walk(
-        c,
-        [...path, name],
-        path.length === 0 ? flags.filter((f) => f.name !== '--version') : globals,
-        out,
-      );
-    }
-  }
-}
-
-function nodes(program: Command): Node[] {
-  const out: Node[] = [];
-  walk(program, [], [], out);
-  return out;
-}
-
-const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-
-function bash(program: Command): string {
-  const list = nodes(program);
-  const cases = list
-    .map(
-      (n) =>
-        `    ${q(n.path.join(' '))}) words=${q([...n.subcommands.map((s) => s.name), ...n.flags.map((f) => f.name)].join(' '))} ;;`,
-    )
-    .join('\n');
-  const known = list.map((n) => n.path.join(' ')).filter((p) => p !== '');
-  return `# bash completion for ws (generated from the command tree; source it or put it in bash-completion's directory)
+const bash = `# bash completion for ws. Load it with: source <(ws completion bash)
+# or save it as ~/.local/share/bash-completion/completions/ws. At each Tab it asks
+# \`ws __complete\`, which reads only local files (profiles, the definitions cache).
 _ws() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" next i w words
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    [[ $w == -* ]] && continue
-    next="\${path:+$path }$w"
-    case "$next" in
-${known.map((p) => `      ${q(p)}) path="$next" ;;`).join('\n')}
-    esac
-  done
-  case "$path" in
-${cases}
-    *) words="" ;;
-  esac
-  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+  local cur=\${COMP_WORDS[COMP_CWORD]} directive line
+  local -a values=()
+  COMPREPLY=()
+  {
+    IFS= read -r directive || return 0
+    while IFS= read -r line; do values+=("$line"); done
+  } < <(ws __complete bash "$COMP_WORDBREAKS" "\${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
+  if [[ $directive == *files* ]]; then
+    compopt -o filenames 2>/dev/null
+    local IFS=$'\\n'
+    COMPREPLY=($(compgen -f -- "$cur"))
+    return 0
+  fi
+  [[ $directive == *nospace* ]] && compopt -o nospace 2>/dev/null
+  COMPREPLY=("\${values[@]}")
 }
-complete -o default -F _ws ws
+complete -F _ws ws
 `;
-}
 
-function zsh(program: Command): string {
-  const list = nodes(program);
-  const esc = (s: string) => s.replace(/([:\\])/g, '\\$1');
-  const cases = list
-    .map((n) => {
-      const items = [
-        ...n.subcommands.map((s) => `${esc(s.name)}:${esc(s.description)}`),
-        ...n.flags.map((f) => `${esc(f.name)}:${esc(f.description)}`),
-      ];
-      return `    ${q(n.path.join(' '))}) items=(${items.map(q).join(' ')}) ;;`;
-    })
-    .join('\n');
-  const known = list.map((n) => n.path.join(' ')).filter((p) => p !== '');
-  return `#compdef ws
-# zsh completion for ws (generated from the command tree; put it on $fpath as _ws)
+const zsh = `#compdef ws
+# zsh completion for ws. Load it with: source <(ws completion zsh) (after compinit),
+# or save it as _ws in a directory of $fpath. At each Tab it asks \`ws __complete\`,
+# which reads only local files (profiles, the definitions cache).
 _ws() {
-  local path="" next w
-  local -a items
-  for w in "\${(@)words[2,CURRENT-1]}"; do
-    [[ $w == -* ]] && continue
-    next="\${path:+$path }$w"
-    case "$next" in
-${known.map((p) => `      ${q(p)}) path="$next" ;;`).join('\n')}
-    esac
-  done
-  case "$path" in
-${cases}
-    *) _files; return ;;
-  esac
-  _describe 'ws' items
+  local -a lines values
+  local directive
+  lines=("\${(@f)$(ws __complete zsh "\${(@Q)words[2,CURRENT]}" 2>/dev/null)}")
+  directive=\${lines[1]}
+  values=("\${(@)lines[2,-1]}")
+  if [[ $directive == *files* ]]; then
+    _files
+    return
+  fi
+  (( \${#values} )) || return 1
+  if [[ $directive == *nospace* ]]; then
+    _describe -t values 'ws' values -S ''
+  else
+    _describe -t values 'ws' values
+  fi
 }
-_ws "$@"
+if [[ $funcstack[1] == _ws ]]; then
+  _ws "$@"
+else
+  compdef _ws ws
+fi
 `;
-}
 
-function fish(program: Command): string {
-  const list = nodes(program);
-  const known = list.map((n) => n.path.join(' ')).filter((p) => p !== '');
-  const lines = ['complete -c ws -f'];
-  for (const n of list) {
-    const cond = `__ws_path_is ${q(n.path.join(' '))}`;
-    for (const s of n.subcommands)
-      lines.push(`complete -c ws -n ${q(cond)} -a ${q(s.name)} -d ${q(s.description)}`);
-    for (const f of n.flags)
-      lines.push(`complete -c ws -n ${q(cond)} -l ${q(f.name.slice(2))} -d ${q(f.description)}`);
-  }
-  return `# fish completion for ws (generated from the command tree)
-function __ws_path_is
-    set -l known ${known.map(q).join(' ')}
-    set -l words (commandline -opc)
+const fish = `# fish completion for ws. Load it with: ws completion fish | source
+# or save it as ~/.config/fish/completions/ws.fish. At each Tab it asks
+# \`ws __complete\`, which reads only local files (profiles, the definitions cache).
+function __ws_complete
+    set -l words (commandline -opc) (commandline -ct)
     set -e words[1]
-    set -l path ''
-    for w in $words
-        string match -q -- '-*' $w; and continue
-        set -l next (string trim -- "$path $w")
-        contains -- $next $known; and set path $next
+    set -l out (ws __complete fish $words 2>/dev/null)
+    or return
+    if string match -q -- '*files*' $out[1]
+        __fish_complete_path (commandline -ct)
+        return
     end
-    test "$path" = "$argv[1]"
+    printf '%s\\n' $out[2..-1]
 end
-${lines.join('\n')}
+complete -c ws -f -a '(__ws_complete)'
 `;
-}
 
-export function completionScript(program: Command, shell: Shell): string {
-  switch (shell) {
-    case 'bash':
-      return bash(program);
-    case 'zsh':
-      return zsh(program);
-    case 'fish':
-      return fish(program);
-  }
+const SCRIPTS: Readonly<Record<Shell, string>> = { bash, zsh, fish };
+
+export function completionScript(shell: Shell): string {
+  return SCRIPTS[shell];
 }

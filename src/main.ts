@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import type { ClientOptions } from './api/client.ts';
 import type { CommandContext } from './command.ts';
-import { ExitCode, InterruptedError, UsageError } from './errors.ts';
+import { ApiError, ExitCode, InterruptedError, UsageError } from './errors.ts';
 import { type Clock, createDeps, type GlobalFlags } from './factory.ts';
 import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
 import type { Prompter } from './prompt/prompter.ts';
@@ -95,6 +95,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       try {
         const mod = await load();
         await mod.run(verbOpts, deps);
+      } catch (err) {
+        // Users of `ws api` type the API's routes; every other command speaks ws's words.
+        if (!(err instanceof ApiError) || cmd.name() === 'api') throw err;
+        throw (await import('./commands/common/api-words.ts')).inWsWords(err);
       } finally {
         // Verbs share one API client; its connections close here, whatever the verb did
         // (returned, threw, or stopped on Ctrl-C), so no socket keeps the process alive.
@@ -104,6 +108,11 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   };
 
   try {
+    // What a Tab offers: asked by the completion scripts, answered from local files only.
+    if (argv[0] === '__complete') {
+      const { runComplete } = await import('./complete.ts');
+      return await runComplete(argv.slice(1), io, env, (words) => buildProgram(context, io, words));
+    }
     const program = await buildProgram(context, io, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;

@@ -49,8 +49,11 @@ export function reportError(io: IOStreams, err: unknown, opts: ErrorReportOption
     const c = io.err;
     const lines = [`${c.red('error:')} ${clean(message)}`];
     if (err instanceof ApiError) {
-      for (const e of err.errors)
+      for (const e of err.errors) {
+        // The API often words its message as its one field error: say it once.
+        if (e.message === message || `${e.field}: ${e.message}` === message) continue;
         lines.push(`  - ${e.field ? `${c.bold(e.field)}: ` : ''}${clean(e.message)}`);
+      }
     }
     if (hint) lines.push(c.dim(clean(hint)));
     if (err instanceof ApiError && err.requestId) lines.push(c.dim(`request id: ${err.requestId}`));

@@ -1,7 +1,8 @@
 // The commander tree: global flags, and each noun's verbs. Nothing here loads a
 // command's code; verbs are imported when they run, and a noun's definitions when argv needs them.
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CommandContext } from './command.ts';
+import { HELP, WsCommand } from './help.ts';
 import type { IOStreams } from './io/streams.ts';
 import { FORMATS } from './output/format.ts';
 import { VERSION } from './version.ts';
@@ -11,7 +12,7 @@ type Register = (program: Command, ctx: CommandContext) => void;
 /**
  * The top-level commands, each with the names and aliases it registers. A noun's flags and
  * help load only when argv names it (or when the whole tree is shown: root help, an
- * unknown command, completions), so start-up compiles one noun's definitions, not all.
+ * unknown command, completing the first word), so start-up compiles one noun's definitions.
  */
 export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
   {
@@ -49,13 +50,11 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
   },
 ];
 
-/** Nouns whose commands need the whole tree (completions are generated from it). */
-const NEEDS_ALL = new Set(['completion']);
-
 /**
  * Which nouns argv needs registered: the one its first operand names, or all of them when
  * the first operand is not a known noun (commander then suggests a close one) or when the
  * root's help may be printed (no operand, `help`, or `-h`/`--help` before any operand).
+ * Completion (`ws __complete …`) asks the same of the words typed so far.
  */
 export function nounsFor(
   program: Command,
@@ -70,8 +69,7 @@ export function nounsFor(
     if (a === '--') break;
     if (!a.startsWith('-') || a === '-') {
       const noun = NOUNS.find((n) => n.names.includes(a));
-      if (!noun || noun.names.some((n) => NEEDS_ALL.has(n))) return NOUNS;
-      return [noun];
+      return noun ? [noun] : NOUNS;
     }
     if (a === '-h' || a === '--help') return NOUNS;
     i += takesValue.has(a) ? 2 : 1;
@@ -84,11 +82,13 @@ export async function buildProgram(
   io: IOStreams,
   argv?: readonly string[],
 ): Promise<Command> {
-  const program = new Command('ws');
+  const program = new WsCommand('ws');
   program
     .description('Administer a team workspace of CRM-style records from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
+    .helpCommand('help [command]', 'show help for a command')
+    .configureHelp(HELP)
     .addOption(
       new Option(
         '--profile <name>',

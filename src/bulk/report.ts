@@ -2,6 +2,7 @@
 // the failed items as a short table for people on stderr.
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { routesInWsWords } from '../commands/common/api-words.ts';
 import { UsageError } from '../errors.ts';
 import type { ItemResult } from './chunks.ts';
 
@@ -68,7 +69,7 @@ export function failureLines(
   const rows = shown.map((r) => [
     r.id ?? `(item ${r.index + 1})`,
     r.error?.code ?? 'error',
-    (r.error?.message ?? '').replace(/\s*\n\s*/g, ' '),
+    routesInWsWords(r.error?.message ?? '').replace(/\s*\n\s*/g, ' '),
   ]);
   const head = ['ID', 'CODE', 'MESSAGE'];
   const w0 = Math.max(head[0]!.length, ...rows.map((r) => r[0]!.length));

@@ -1,6 +1,6 @@
 // Which credentials a command uses: --profile, else WS_PROFILE, else the default
 // profile; WS_API_KEY, WS_TEAM_ID and WS_BASE_URL override single values of it.
-import { AuthError, UsageError } from '../errors.ts';
+import { AuthError, NotFoundError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
 import type { ProfileStore } from './store.ts';
 
@@ -21,6 +21,21 @@ export const NO_PROFILE_HINT =
   'Add one with `ws profile add NAME --base-url URL --team-id ID --with-key < key.txt`, ' +
   'or try ws on a local sandbox: `ws sandbox start --detach`.';
 
+/**
+ * A profile that is named (by `--profile`, `WS_PROFILE` or a `ws profile` verb) and does not
+ * exist: exit 4, as anything else named and not found, wherever it was named.
+ */
+export function noSuchProfile(
+  name: string,
+  names: readonly string[],
+  from?: string,
+): NotFoundError {
+  return new NotFoundError(
+    `No profile named "${name}"${from ? ` (from ${from})` : ''}.`,
+    names.length > 0 ? `Profiles: ${names.join(', ')}.` : NO_PROFILE_HINT,
+  );
+}
+
 export function resolveCredentials(
   store: ProfileStore,
   env: Env,
@@ -30,11 +45,10 @@ export function resolveCredentials(
   const name = explicit ?? store.defaultName();
   const profile = name !== undefined ? store.get(name) : undefined;
   if (explicit !== undefined && profile === undefined) {
-    const names = store.names();
-    const from = flagProfile !== undefined ? '--profile' : 'WS_PROFILE';
-    throw new UsageError(
-      `No profile named "${explicit}" (from ${from}).`,
-      names.length > 0 ? `Profiles: ${names.join(', ')}.` : NO_PROFILE_HINT,
+    throw noSuchProfile(
+      explicit,
+      store.names(),
+      flagProfile !== undefined ? '--profile' : 'WS_PROFILE',
     );
   }
   const label = name !== undefined && profile ? `profile ${name}` : undefined;

@@ -3,7 +3,16 @@ import { UsageError } from '../errors.ts';
 import { isPlainObject } from '../util/guards.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { checkPath, type SlugContext } from './slugs.ts';
-import { type Combinator, type Filter, OPERATORS, operatorNamed, parseWhere } from './where.ts';
+import {
+  type Combinator,
+  type Filter,
+  OPERATORS,
+  operatorNamed,
+  parseWhere,
+  refuseIdFilter,
+  TYPED_OPERATORS,
+  typedValue,
+} from './where.ts';
 
 export interface FilterFlags {
   /** --where expressions. */
@@ -46,14 +55,15 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
       );
     }
     for (const [path, comparison] of Object.entries(entry)) {
-      checkPath(path, opts, where);
+      refuseIdFilter(path, opts, where);
+      const def = checkPath(path, opts, where);
       if (!isPlainObject(comparison) || Object.keys(comparison).length === 0) {
         throw new UsageError(
           `${where}: the value of "${path}" must be an object {"operator": value}, not ${JSON.stringify(comparison)}.`,
           EXAMPLE,
         );
       }
-      for (const op of Object.keys(comparison)) {
+      for (const [op, value] of Object.entries(comparison)) {
         if (!(OPERATORS as readonly string[]).includes(op)) {
           const named = operatorNamed(op);
           const near = named ? `Did you mean "${named}"?` : didYouMean(op, OPERATORS);
@@ -61,6 +71,18 @@ export function parseFilterJson(text: string, opts: SlugContext = {}): Filter[] 
             `${where}: "${op}" is not an operator.`,
             `${near ?? ''} Operators: ${OPERATORS.join(' ')}.`.trim(),
           );
+        }
+        // Sent as given, but a value a number or date property cannot hold is refused here.
+        if (!TYPED_OPERATORS.has(op)) continue;
+        const texts = Array.isArray(value)
+          ? value
+          : op === 'between' && typeof value === 'string'
+            ? value.split(',')
+            : [value];
+        for (const text of texts) {
+          const typed = typeof text === 'string' ? typedValue(def, path, text) : undefined;
+          if (typed && 'problem' in typed)
+            throw new UsageError(`${where}: ${typed.problem}.`, EXAMPLE);
         }
       }
     }

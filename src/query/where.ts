@@ -17,6 +17,7 @@ import type { Schemas } from '../api/types.ts';
 import { UsageError } from '../errors.ts';
 import { ComparisonOperator } from '../generated/enums.ts';
 import { didYouMean } from '../util/suggest.ts';
+import { coerceValue, expected } from '../values/coerce.ts';
 import {
   checkPath,
   isSelectType,
@@ -232,10 +233,70 @@ function optionSlug(def: PropertyDefinition, value: string, expr: string): strin
   );
 }
 
+/** The operators whose values the API reads in the property's type (`between`: each of two). */
+export const TYPED_OPERATORS: ReadonlySet<string> = new Set([
+  '=',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'between',
+  'in',
+  'not_in',
+]);
+
+/**
+ * A value of a typed operator on a property, read as the API reads it: for a number or a
+ * date property, the value as sent (numbers without `_`, date-times in UTC) or what is
+ * wrong with it; undefined for other types and for dot-paths (whose last property is
+ * another type's), which are sent as written.
+ */
+export function typedValue(
+  def: PropertyDefinition | undefined,
+  path: string,
+  text: string,
+): { value: string } | { problem: string } | undefined {
+  if (!def || path.includes('.') || (def.type !== 'num' && def.type !== 'date')) return undefined;
+  const r = coerceValue(def, text);
+  if (r.ok && r.value !== null) return { value: String(r.value) };
+  return {
+    problem: `"${def.slug}" is a ${def.type === 'num' ? 'number' : 'date'} property, and "${text}" is not ${expected(def)}`,
+  };
+}
+
+/** A typed operator's value in a --where expression: as sent, or a usage error quoting it. */
+function typedText(
+  text: string,
+  def: PropertyDefinition | undefined,
+  path: string,
+  op: Operator,
+  expr: string,
+): string {
+  const typed = typedValue(def, path, text);
+  if (typed === undefined) return text;
+  if ('value' in typed) return typed.value;
+  const num = def!.type === 'num';
+  const sample =
+    SHAPE[op] === 'pair' || SHAPE[op] === 'list'
+      ? num
+        ? '10,20'
+        : '2026-01-01,2026-06-30'
+      : num
+        ? '10'
+        : '2026-03-31';
+  const symbol = SYMBOL_OF[op];
+  const example = symbol
+    ? `${def!.slug}${symbol}${sample}`
+    : `${def!.slug}:${NAME_OF[op]}=${sample}`;
+  throw bad(expr, typed.problem, `e.g. ${example}.`);
+}
+
 function equalityValue(
   piece: Piece,
   def: PropertyDefinition | undefined,
   path: string,
+  op: Operator,
   expr: string,
 ): string | boolean {
   const lower = piece.text.toLowerCase();
@@ -251,7 +312,20 @@ function equalityValue(
   if (isBoolText && def === undefined) return lower === 'true';
   if (def && !path.includes('.') && isSelectType(def.type))
     return optionSlug(def, piece.text, expr);
-  return piece.text;
+  return typedText(piece.text, def, path, op, expr);
+}
+
+/**
+ * `id` is not a property: the API's filters cannot name it (a workspace property with the
+ * slug `id` can). The error says how to read records by id instead.
+ */
+export function refuseIdFilter(path: string, opts: SlugContext, where: string): void {
+  if (path.split('.')[0] !== 'id' || opts.definitions?.some((d) => d.slug === 'id')) return;
+  const type = opts.objectType ?? 'TYPE';
+  throw new UsageError(
+    `${where}: the API does not filter records by id.`,
+    `To read a record by id: ws records get ${type} ID; several: ws records query ${type} --body '{"id":["ID1","ID2"]}'.`,
+  );
 }
 
 /** Parse one --where expression into one filter entry. */
@@ -308,6 +382,7 @@ export function parseWhereExpr(expr: string, opts: WhereOptions = {}): Filter {
     }
   }
 
+  refuseIdFilter(path, opts, `Bad --where "${expr}"`);
   const def = checkPath(path, opts, `--where "${expr}"`);
   const shape = SHAPE[op];
   let value: FilterValue;
@@ -345,10 +420,17 @@ export function parseWhereExpr(expr: string, opts: WhereOptions = {}): Filter {
       );
     }
     const mapSelect = shape === 'list' && def && !path.includes('.') && isSelectType(def.type);
-    value = items.map((item) => (mapSelect ? optionSlug(def, item.text, expr) : item.text));
+    value = items.map((item) =>
+      mapSelect ? optionSlug(def, item.text, expr) : typedText(item.text, def, path, op, expr),
+    );
   } else {
     const piece = scalar(raw, expr);
-    value = shape === 'equality' ? equalityValue(piece, def, path, expr) : piece.text;
+    value =
+      shape === 'equality'
+        ? equalityValue(piece, def, path, op, expr)
+        : TYPED_OPERATORS.has(op)
+          ? typedText(piece.text, def, path, op, expr)
+          : piece.text;
   }
   return { [path]: { [op]: value } as Comparison };
 }

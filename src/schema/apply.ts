@@ -11,6 +11,7 @@ import {
   type OptionCreate,
   type OptionInline,
   type PropertyCreate,
+  type PropertyDefinition,
   type PropertyPatch,
   updateOption,
   updateProperty,
@@ -53,6 +54,9 @@ class Runner {
   /** The change being made, for the error message. */
   current: Change | undefined;
 
+  /** Definitions created without a role_id: their roles are their types' defaults (roles.ts). */
+  readonly defaultRoled: PropertyDefinition[] = [];
+
   constructor(
     private readonly client: ApiClient,
     private readonly done: (changes: Change[]) => void,
@@ -88,7 +92,9 @@ class Runner {
           p,
           inline.map((o) => optionBody(o) as OptionInline),
         );
-        id = (await createProperty(client, type, body, signal)).id;
+        const def = await createProperty(client, type, body, signal);
+        id = def.id;
+        if (body.role_id === undefined) this.defaultRoled.push(def);
       });
       if (!p.enabled) {
         const disable = {
@@ -145,12 +151,15 @@ export async function applyPlan(
   plan: Plan,
   done: (changes: Change[]) => void,
   signal?: AbortSignal,
+  /** Given the definitions created without a role_id, once the apply ends (or stops). */
+  created?: (defs: PropertyDefinition[]) => Promise<void>,
 ): Promise<Change[]> {
   const run = new Runner(client, done, signal);
   for (const s of plan.steps) {
     try {
       await run.step(s);
     } catch (err) {
+      await created?.(run.defaultRoled);
       const n = run.made.length;
       throw annotateError(err, {
         prefix: run.current ? `Stopped at "${describe(run.current)}": ` : '',
@@ -161,5 +170,6 @@ export async function applyPlan(
       });
     }
   }
+  await created?.(run.defaultRoled);
   return run.made;
 }

@@ -34,9 +34,11 @@ interface CacheFile {
   base_url: string;
   team_id: string;
   entries: Record<string, Entry>;
+  /** The names of each view type's views, from the last full listing (for completions). */
+  view_names?: Record<string, string[]>;
 }
 
-interface Place {
+export interface Place {
   file: string;
   baseUrl: string;
   teamId: string;
@@ -50,16 +52,22 @@ function cacheDisabled(deps: Deps): boolean {
   return isTruthy(deps.env.WS_NO_CACHE);
 }
 
-async function place(deps: Deps): Promise<Place> {
-  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+/** A workspace's file `<prefix>-<hash>.json` in the cache directory of config directory `dir`. */
+export function placeOf(
+  dir: string,
+  creds: { baseUrl: string; teamId: string },
+  prefix = 'definitions',
+): Place {
   const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
   // The file says whose it is (base_url, team_id): the name only has to spread teams out.
   const hash = fnv1a(`${baseUrl}\n${creds.teamId}`);
-  return {
-    file: join(store.dir, 'cache', `definitions-${hash}.json`),
-    baseUrl,
-    teamId: creds.teamId,
-  };
+  return { file: join(dir, 'cache', `${prefix}-${hash}.json`), baseUrl, teamId: creds.teamId };
+}
+
+/** The file of the workspace in use named `<prefix>-<hash>.json` in the cache directory. */
+export async function place(deps: Deps, prefix = 'definitions'): Promise<Place> {
+  const [store, creds] = await Promise.all([deps.config(), deps.credentials()]);
+  return placeOf(store.dir, creds, prefix);
 }
 
 // The file is small and read once per command: read and written with node:fs's synchronous
@@ -83,21 +91,29 @@ async function readCache(p: Place): Promise<CacheFile | undefined> {
   }
 }
 
-async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
-  const dir = join(p.file, '..');
-  const tmp = `${p.file}.${process.pid}.${Date.now()}.tmp`;
+/**
+ * Write a JSON file of ws's own beside the others in the config directory: mode 0600,
+ * through a temporary file renamed over it. A file that cannot be written is only noted
+ * with --debug (`what` names it): what it holds can be learnt again.
+ */
+export function writeJsonFile(deps: Deps, file: string, data: unknown, what: string): void {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-    renameSync(tmp, p.file);
+    renameSync(tmp, file);
   } catch (err) {
-    deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
+    deps.io.debug(`${what}: not written (${(err as Error).message})`);
     try {
       rmSync(tmp, { force: true });
     } catch {
       // Nothing more to do.
     }
   }
+}
+
+async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
+  writeJsonFile(deps, p.file, data, 'definitions cache');
 }
 
 function fresh(entry: Entry | undefined, now: number): entry is Entry {
@@ -118,13 +134,7 @@ export async function storeDefinitions(
   if (cacheDisabled(deps)) return;
   const p = await place(deps);
   const now = deps.clock.now();
-  const data = (await readCache(p)) ?? {
-    format: FORMAT,
-    version: VERSION,
-    base_url: p.baseUrl,
-    team_id: p.teamId,
-    entries: {},
-  };
+  const data = (await readCache(p)) ?? emptyCache(p);
   // Drop expired entries while we are here, so the file does not grow.
   for (const [k, e] of Object.entries(data.entries))
     if (!fresh(e, now.getTime())) delete data.entries[k];
@@ -196,4 +206,53 @@ export async function updateCachedDefinitions(
   if (entry && fresh(entry, deps.clock.now().getTime()))
     entry.definitions = change(entry.definitions).sort(bySlug);
   await writeCache(deps, p, data);
+}
+
+/** An empty cache file for a place. */
+function emptyCache(p: Place): CacheFile {
+  return { format: FORMAT, version: VERSION, base_url: p.baseUrl, team_id: p.teamId, entries: {} };
+}
+
+/**
+ * Keep the names of a view type's views, from a full listing, for shell completion (they
+ * do not expire: completion offers what was last seen and never sends a request).
+ */
+export async function storeViewNames(
+  deps: Deps,
+  viewType: string,
+  names: readonly string[],
+): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  const data = (await readCache(p)) ?? emptyCache(p);
+  data.view_names = { ...data.view_names, [viewType]: [...new Set(names)].sort() };
+  await writeCache(deps, p, data);
+}
+
+/**
+ * What the cache of one workspace holds, however old, for shell completion: the definitions
+ * of a type (and list scope) and the names of a view type's views. Never an error.
+ */
+export function cachedForCompletion(p: Place): {
+  definitions(type: string, listId?: string): PropertyDefinition[] | undefined;
+  viewNames(viewType: string): string[];
+} {
+  let data: CacheFile | undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(p.file, 'utf8')) as CacheFile;
+    if (parsed?.format === FORMAT && parsed.base_url === p.baseUrl && parsed.team_id === p.teamId)
+      data = parsed;
+  } catch {
+    // Nothing cached: nothing to offer.
+  }
+  return {
+    definitions: (type, listId) => {
+      const defs = data?.entries?.[entryKey(type, listId)]?.definitions;
+      return Array.isArray(defs) ? defs : undefined;
+    },
+    viewNames: (viewType) => {
+      const names = data?.view_names?.[viewType];
+      return Array.isArray(names) ? names.filter((n) => typeof n === 'string') : [];
+    },
+  };
 }

@@ -15,8 +15,8 @@
 //
 // Definitions are keyed by slug and carry no ids, so a file moves between workspaces.
 // Fields left out mean: required false, icon none, enabled true, list_id none (the whole
-// workspace), role_id "whatever the workspace has" (the API picks the type's default on
-// create); an option's color_scheme, description, icon and option_group none, its list_id
+// workspace), role_id the type's default (the API picks it on create; export leaves out a
+// role_id it knows to be the default, see roles.ts); an option's color_scheme, description, icon and option_group none, its list_id
 // the definition's. The yaml package loads only when a file is read or written.
 
 import { objectType } from '../api/object-types.ts';
@@ -403,18 +403,23 @@ const HEADER =
 /** The file's form of a workspace's own definitions: stable order, no ids. */
 export function schemaObject(
   byType: ReadonlyMap<string, readonly PropertyDefinition[]>,
+  /** The default role of each storage type, where known (roles.ts): left out of the file. */
+  defaultRoles: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const objectTypes: Record<string, unknown> = {};
   for (const type of [...byType.keys()].sort()) {
     const props: Record<string, unknown> = {};
     const defs = [...(byType.get(type) ?? [])].sort(bySlug);
-    for (const d of defs) props[d.slug] = propertyObject(d);
+    for (const d of defs) props[d.slug] = propertyObject(d, defaultRoles);
     objectTypes[type] = props;
   }
   return { version: SCHEMA_VERSION, object_types: objectTypes };
 }
 
-function propertyObject(d: PropertyDefinition): Record<string, unknown> {
+function propertyObject(
+  d: PropertyDefinition,
+  defaultRoles: Readonly<Record<string, string>>,
+): Record<string, unknown> {
   const listId = listScope(d);
   const out: Record<string, unknown> = {
     name: d.name ?? d.slug,
@@ -424,7 +429,7 @@ function propertyObject(d: PropertyDefinition): Record<string, unknown> {
   if (d.icon != null) out.icon = d.icon;
   if (d.enabled === false) out.enabled = false;
   if (listId !== null) out.list_id = listId;
-  if (d.role_id != null) out.role_id = d.role_id;
+  if (d.role_id != null && d.role_id !== defaultRoles[d.type]) out.role_id = d.role_id;
   if (hasOptions(d.type)) {
     out.options = orderedOptions(d).map((o) => {
       const opt: Record<string, unknown> = { slug: o.slug, value: o.value ?? o.slug };

@@ -1,16 +1,17 @@
 // ws api: argv in, the options object of the request out (nothing is sent).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { OLD_FIELD_FLAG } from '../../src/commands/api/index.ts';
 import { assertUsageErrors, options } from '../helpers/parse.ts';
 
 describe('ws api: parsing', () => {
-  it('every flag, -f and -H repeated in order', async () => {
+  it('every flag, -F and -H repeated in order', async () => {
     assert.deepEqual(
       await options([
         'api',
         'POST',
         '/v2/prism/{teamId}/contact/query',
-        '-f',
+        '-F',
         'query[select][]=name',
         '--field',
         'query[limit]=50',
@@ -31,6 +32,7 @@ describe('ws api: parsing', () => {
         include: true,
         paginate: false,
         idempotencyKey: 'k1',
+        warnings: [],
       },
     );
   });
@@ -45,10 +47,32 @@ describe('ws api: parsing', () => {
       include: false,
       paginate: true,
       idempotencyKey: undefined,
+      warnings: [],
     });
   });
 
+  it('-f, the old short flag of --field, still works, in order with -F, and warns', async () => {
+    const o = (await options([
+      'api',
+      'POST',
+      '/x',
+      '-F',
+      'a=1',
+      '-f',
+      'b=2',
+      '--field',
+      'c=3',
+    ])) as {
+      fields: string[];
+      warnings: string[];
+    };
+    assert.deepEqual(o.fields, ['a=1', 'b=2', 'c=3']);
+    assert.deepEqual(o.warnings, [OLD_FIELD_FLAG]);
+  });
+
   it('a missing path: exit 2', async () => {
-    await assertUsageErrors([[['api', 'GET'], /Missing required argument 'path'/]]);
+    await assertUsageErrors([
+      [['api', 'GET'], /^error: Missing PATH: `ws api` needs a path below the base URL/],
+    ]);
   });
 });

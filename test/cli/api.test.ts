@@ -95,7 +95,7 @@ describe('ws api', () => {
       () => ({ status: 400, body }),
       async (_stub, senv) => {
         const r = await runWs(
-          ['api', 'POST', '/v2/prism/{teamId}/contact/query', '-f', 'query[limit]=51'],
+          ['api', 'POST', '/v2/prism/{teamId}/contact/query', '-F', 'query[limit]=51'],
           { env: senv },
         );
         assert.equal(r.code, 2, r.stderr);
@@ -107,7 +107,22 @@ describe('ws api', () => {
     );
   });
 
-  it('sends typed -f fields as a JSON body and -H headers, with an Idempotency-Key', async () => {
+  it('-f still sends a field, with a warning on stderr that names -F', async () => {
+    await withStub(
+      () => ({ status: 200, body: { ok: true } }),
+      async (stub, senv) => {
+        const r = await runWs(['api', 'POST', '/v2/x', '-f', 'n=1'], { env: senv });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(
+          r.stderr,
+          'warning: -f is the old short flag of --field in `ws api`; use -F (-f means --file everywhere else in ws, and will here too).\n',
+        );
+        assert.deepEqual(JSON.parse(stub.requests[0]!.body), { n: 1 });
+      },
+    );
+  });
+
+  it('sends typed -F fields as a JSON body and -H headers, with an Idempotency-Key', async () => {
     await withStub(
       () => ({ status: 201, body: { id: 'x' } }),
       async (stub, senv) => {
@@ -116,11 +131,11 @@ describe('ws api', () => {
             'api',
             'POST',
             '/v2/prism/{teamId}/contact',
-            '-f',
+            '-F',
             'default[name]=Ada',
-            '-f',
+            '-F',
             'default[age]=36',
-            '-f',
+            '-F',
             'default[vip]=true',
             '-H',
             'X-Trace: 1',
@@ -181,7 +196,7 @@ describe('ws api', () => {
       },
       async (stub, senv) => {
         const get = await runWs(
-          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-f', 'limit=2'],
+          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-F', 'limit=2'],
           { env: senv },
         );
         assert.equal(get.code, 0, get.stderr);
@@ -197,7 +212,7 @@ describe('ws api', () => {
             'POST',
             '/v2/prism/{teamId}/contact/query',
             '--paginate',
-            '-f',
+            '-F',
             'query[select][]=name',
             '--format',
             'ndjson',
@@ -217,7 +232,7 @@ describe('ws api', () => {
 
         assert.equal(get.stderr, 'Fetching page 1…\n4 items in 3 pages.\n');
         const last = await runWs(
-          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-f', 'cursor=c3'],
+          ['api', 'GET', '/v2/prism/{teamId}/contact', '--paginate', '-F', 'cursor=c3'],
           { env: senv },
         );
         assert.equal(last.code, 0, last.stderr);

@@ -168,13 +168,13 @@ describe('which credentials are used', () => {
     }
   });
 
-  it('an unknown --profile or WS_PROFILE is a usage error listing the profiles', async () => {
+  it('an unknown --profile or WS_PROFILE is not found (exit 4), listing the profiles', async () => {
     const r = await runWs(['auth', 'status', '--profile', 'nope'], { env });
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 4);
     assert.match(r.stderr, /No profile named "nope" \(from --profile\)/);
     assert.match(r.stderr, /Profiles: main, otherteam, second, wrongkey/);
     const e = await runWs(['auth', 'status'], { env: { ...env, WS_PROFILE: 'gone' } });
-    assert.equal(e.code, 2);
+    assert.equal(e.code, 4);
     assert.match(e.stderr, /\(from WS_PROFILE\)/);
   });
 

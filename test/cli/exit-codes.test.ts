@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PartialFailureError, WaitTimeoutError } from '../../src/errors.ts';
+import { ApiError, PartialFailureError, WaitTimeoutError } from '../../src/errors.ts';
 import { reportError } from '../../src/report.ts';
 import { testIO } from '../helpers/io.ts';
 import { runWs } from '../helpers/run.ts';
@@ -81,6 +81,38 @@ describe('the exit-code table', () => {
       7,
     );
     assert.deepEqual(JSON.parse(b.stderr()).error.code, 'timeout');
+  });
+
+  it('an API error worded as its one field error is said once; other field errors are listed', async () => {
+    const body = '{"query":{"select":["name"],"filter":[{"score":{">":"abc"}}]}}';
+    const r = await runWs(['api', 'POST', '/v2/prism/{teamId}/contact/query', '--input', '-'], {
+      env,
+      stdin: body,
+    });
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /^error: query\.filter\[0\]\.score\.>: score is a number; 'abc' is not one\.\nrequest id: req_\w+\n$/,
+    );
+    const a = testIO();
+    reportError(
+      a.io,
+      new ApiError({
+        status: 400,
+        message: 'The body is not valid.',
+        errors: [
+          { field: 'name', message: 'is required' },
+          { field: 'type', message: 'is not a type' },
+        ],
+        method: 'POST',
+        url: 'http://x/',
+      }),
+      { json: false, debug: false },
+    );
+    assert.equal(
+      a.stderr(),
+      'error: The body is not valid.\n  - name: is required\n  - type: is not a type\n',
+    );
   });
 
   it('an unexpected error is exit 1 with no stack unless --debug', () => {

@@ -331,7 +331,7 @@ describe('--debug traces', () => {
         's',
       );
       const r = await runWs(
-        ['api', 'POST', '/v2/x', '-f', 'secret=whsec_zyxwvutsrqponmlk', '--debug'],
+        ['api', 'POST', '/v2/x', '-F', 'secret=whsec_zyxwvutsrqponmlk', '--debug'],
         { env },
       );
       assert.equal(r.code, 1);

@@ -51,7 +51,7 @@ describe('ws profile: parsing', () => {
         ['profile', 'add', 'p', '--rate-limit', '-1'],
         /--rate-limit takes a whole number from 0 to 10000, not "-1"/,
       ],
-      [['profile', 'use'], /Missing required argument 'name'/],
+      [['profile', 'use'], /Missing NAME: `ws profile use` needs a profile name/],
     ];
     await assertUsageErrors(cases);
   });

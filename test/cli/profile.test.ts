@@ -120,6 +120,27 @@ describe('ws profile', () => {
     assert.match(missing.stderr, /Profiles: prod, staging/);
   });
 
+  it('a named profile that does not exist is exit 4 (not_found) wherever it is named', async () => {
+    await add('prod');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--profile', 'nope', 'auth', 'status'], {}, /No profile named "nope" \(from --profile\)/],
+      [['records', 'list', 'contacts', '--profile', 'nope'], {}, /\(from --profile\)/],
+      [['auth', 'status'], { WS_PROFILE: 'nope' }, /No profile named "nope" \(from WS_PROFILE\)/],
+      [['profile', 'use', 'nope'], {}, /No profile named "nope"\./],
+      [['profile', 'show', 'nope'], {}, /No profile named "nope"\./],
+      [['profile', 'show', '--profile', 'nope'], {}, /\(from --profile\)/],
+      [['profile', 'remove', 'nope', '--yes'], {}, /No profile named "nope"\./],
+    ];
+    for (const [argv, extra, message] of cases) {
+      const r = await runWs(argv, { env: { ...env, ...extra } });
+      assert.equal(r.code, 4, `${argv.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, /Profiles: prod\./);
+      const json = await runWs([...argv, '--json'], { env: { ...env, ...extra } });
+      assert.equal(JSON.parse(json.stderr).error.code, 'not_found', argv.join(' '));
+    }
+  });
+
   it('switches the default with use', async () => {
     await add('prod');
     await add('staging');

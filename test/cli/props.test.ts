@@ -28,6 +28,8 @@ const own = (type: string) =>
     .all(t.sandbox.teamId, type)
     .filter((d) => d.team_id !== null);
 const cacheDir = () => join(t.configDir, 'cache');
+/** The definitions cache files (the cache directory also keeps the default roles, roles-*). */
+const definitionFiles = () => readdirSync(cacheDir()).filter((f) => f.startsWith('definitions-'));
 
 beforeEach(() => {
   model().reset();
@@ -594,7 +596,7 @@ describe('the definitions cache', () => {
     const add = await ws(['props', 'options', 'add', 'contact', 'lead_source', 'Referral']);
     assert.deepEqual(add.requests, [`POST ${teamPath}/${own('contact')[0]!.id}/options`]);
     // The cache saw the new name and the new option.
-    const [cacheFile] = readdirSync(cacheDir());
+    const [cacheFile] = definitionFiles();
     const entry = JSON.parse(readFileSync(join(cacheDir(), cacheFile!), 'utf8')).entries.contact;
     const cachedDef = entry.definitions.find((d: { slug: string }) => d.slug === 'lead_source');
     assert.equal(cachedDef.name, 'Source');
@@ -635,7 +637,7 @@ describe('the definitions cache', () => {
   it('is a 0600 file per base URL and team, without the API key; a corrupt one is ignored', async () => {
     await create('--name', 'Lead source', '--type', 'str');
     await ws(['props', 'list', 'contact']);
-    const files = readdirSync(cacheDir());
+    const files = definitionFiles();
     assert.equal(files.length, 1);
     const file = join(cacheDir(), files[0]!);
     assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -690,7 +692,7 @@ describe('the definitions cache', () => {
         'other',
       ]);
       assert.equal(upd.code, 4);
-      assert.equal(readdirSync(cacheDir()).length, 2);
+      assert.equal(definitionFiles().length, 2);
     } finally {
       writeProfiles(t.configDir, { sandbox: profile(t) }, 'sandbox');
       await other.stop();

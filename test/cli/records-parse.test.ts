@@ -151,6 +151,41 @@ describe('ws records: parsing', () => {
     );
   });
 
+  it('create and update follow one rule: neither --set nor --data is a usage error', async () => {
+    await assertUsageErrors([
+      [
+        ['records', 'create', 'contacts'],
+        /Nothing to create: give --set slug=value \(repeatable\) or --data JSON\.\n.*--data '\{\}' creates a record with no values/,
+      ],
+      [
+        ['records', 'update', 'contacts', ID],
+        new RegExp(
+          `Nothing to update: give --set slug=value \\(repeatable\\) or --data JSON\\.\\nFor example: ws records update contacts ${ID} --set`,
+        ),
+      ],
+    ]);
+    assert.deepEqual(await options(['records', 'create', 'contact', '--data', '{}']), {
+      type: 'contact',
+      set: [],
+      data: '{}',
+    });
+  });
+
+  it('short flags: -f is --file, -o is --output, as everywhere in ws', async () => {
+    const update = (await options(['records', 'batch-update', 'contacts', '-f', 'x.csv'])) as {
+      file: string;
+    };
+    assert.equal(update.file, 'x.csv');
+    const del = (await options(['records', 'batch-delete', 'contacts', '-f', '-', '--yes'])) as {
+      file: string;
+    };
+    assert.equal(del.file, '-');
+    const exp = (await options(['records', 'export', 'deals', '-o', 'won.csv'])) as {
+      output: string;
+    };
+    assert.equal(exp.output, 'won.csv');
+  });
+
   it('find: --list-id', async () => {
     assert.deepEqual(
       await options(['records', 'find', 'contacts', 'email', 'a@b.c', '--list-id', LIST]),
@@ -253,7 +288,7 @@ describe('ws records: parsing', () => {
 
   it('usage errors: exit 2 before any verb runs, naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['records', 'get', 'contact'], /Missing required argument 'id'/],
+      [['records', 'get', 'contact'], /Missing ID: `ws records get` needs a record id/],
       [
         ['records', 'list', 'deals', '--limit', '0'],
         /--limit takes a whole number at least 1, not "0"/,

@@ -182,6 +182,37 @@ describe('ws records list', () => {
     assert.deepEqual(recordCalls(), []);
   });
 
+  it('a value the property cannot hold, or id, in --where: a usage error quoting it, before any record request', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['list', 'contacts', '--where', 'score>abc'],
+        /^error: Bad --where "score>abc": "score" is a number property, and "abc" is not a number\.\ne\.g\. score>10\.\n$/,
+      ],
+      [
+        ['count', 'deals', '--where', 'close_date>=soon'],
+        /^error: Bad --where "close_date>=soon": "close_date" is a date property/,
+      ],
+      [['export', 'deals', '--where', 'amount:between=1,lots'], /"lots" is not a number/],
+      [
+        ['list', 'contacts', '--where', `id=${UNKNOWN_ID}`],
+        new RegExp(
+          `^error: Bad --where "id=${UNKNOWN_ID}": the API does not filter records by id\\.\\nTo read a record by id: ws records get contact ID; several: ws records query contact --body`,
+        ),
+      ],
+      [
+        ['query', 'contacts', '--filter-json', '[{"id":{"in":["a"]}}]'],
+        /--filter-json \(item 1\): the API does not filter records by id/,
+      ],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await ctx.s.ws(['records', ...argv]);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.match(r.stderr, message);
+      assert.equal(r.stdout, '');
+    }
+    assert.deepEqual(recordCalls(), []);
+  });
+
   it('refuses --limit with --all, a bad --limit, and --or without a filter (exit 2)', async () => {
     for (const argv of [
       ['--limit', '5', '--all'],
@@ -386,6 +417,17 @@ describe('ws records create', () => {
     const bad = await ctx.s.ws(['records', 'create', 'contact', '--data', '{oops']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--data is not valid JSON/);
+  });
+
+  it('creates a record with no values only when asked with --data {}', async () => {
+    const before = await ctx.s.ws(['records', 'count', 'contact']);
+    const none = await ctx.s.ws(['records', 'create', 'contact']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^error: Nothing to create/);
+    assert.equal((await ctx.s.ws(['records', 'count', 'contact'])).stdout, before.stdout);
+    const empty = await ctx.s.ws(['records', 'create', 'contact', '--data', '{}', '--json']);
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.deepEqual(JSON.parse(empty.stdout).default, {});
   });
 
   it('raw JSON with slug:=JSON, null to clear', async () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { parse } from 'yaml';
 import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
 import { runWs, scriptedPrompter } from '../helpers/run.ts';
 import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
@@ -143,6 +144,8 @@ function emailRole(): string {
 
 describe('ws props export, diff and apply', () => {
   it('round trip: export, apply to a fresh workspace, same export; a second apply does nothing', async () => {
+    // furnish() creates through ws: the roles given to definitions created without one are
+    // learnt as their types' defaults, and the export leaves them out.
     await furnish();
     const exported = await ok(['props', 'export']);
     assert.match(exported.stderr, /Exported 4 properties of 2 object types\./);
@@ -151,7 +154,7 @@ describe('ws props export, diff and apply', () => {
     assert.match(yaml, /^# Property definitions/);
     assert.match(
       yaml,
-      /\n {4}lead_source:\n {6}name: Lead source\n {6}type: select_str\n {6}required: true\n {6}role_id: [0-9a-f-]{36}\n {6}options:\n {8}- slug: web\n {10}value: Web\n {10}color_scheme: blue\n {10}description: Came through the site\n {8}- slug: referral\n {10}value: Referral\n {8}- slug: event\n {10}value: Trade show\n {10}option_group: Offline\n/,
+      /\n {4}lead_source:\n {6}name: Lead source\n {6}type: select_str\n {6}required: true\n {6}options:\n {8}- slug: web\n {10}value: Web\n {10}color_scheme: blue\n {10}description: Came through the site\n {8}- slug: referral\n {10}value: Referral\n {8}- slug: event\n {10}value: Trade show\n {10}option_group: Offline\n/,
     );
     assert.match(
       yaml,
@@ -163,20 +166,27 @@ describe('ws props export, diff and apply', () => {
         `\\n {4}pipeline_step:\\n {6}name: Pipeline step\\n {6}type: num\\n {6}required: false\\n {6}list_id: ${LIST}\\n`,
       ),
     );
+    assert.match(
+      yaml,
+      new RegExp(
+        `\\n {4}linkedin_url:\\n {6}name: LinkedIn URL\\n {6}type: str\\n {6}required: false\\n {6}role_id: ${emailRole()}\\n`,
+      ),
+    );
+    assert.equal(yaml.match(/role_id/g)?.length, 1, 'only the role that is not the default');
     const path = file('schema.yaml', yaml);
 
     const applied = await ok(['props', 'apply', '-f', path, '--profile', 'target']);
     assert.equal(
       applied.stdout.replace(/"[0-9a-f-]{36}"/g, '"ID"'),
       [
-        '+ contact.lead_source (name "Lead source", type "select_str", required true, role_id "ID")',
+        '+ contact.lead_source (name "Lead source", type "select_str", required true)',
         '+ contact.lead_source option web (value "Web", color_scheme "blue", description "Came through the site", sort_index 0)',
         '+ contact.lead_source option referral (value "Referral", sort_index 1)',
         '+ contact.lead_source option event (value "Trade show", option_group "Offline", sort_index 2)',
         '+ contact.linkedin_url (name "LinkedIn URL", type "str", required false, role_id "ID")',
-        '+ deal.loss_reason (name "Loss reason", type "text", required false, icon "flag", role_id "ID")',
+        '+ deal.loss_reason (name "Loss reason", type "text", required false, icon "flag")',
         '~ deal.loss_reason (enabled true → false)',
-        '+ deal.pipeline_step (name "Pipeline step", type "num", required false, list_id "ID", role_id "ID")',
+        '+ deal.pipeline_step (name "Pipeline step", type "num", required false, list_id "ID")',
         '',
       ].join('\n'),
     );
@@ -194,6 +204,22 @@ describe('ws props export, diff and apply', () => {
       diff.stdout,
       /^= contact\.lead_source\n= contact\.linkedin_url\n= deal\.loss_reason\n= deal\.pipeline_step\nPlan: 0 to create, 0 to update, 4 unchanged\.\n$/,
     );
+  });
+
+  it('a file without role_id, applied and exported again, gives the same definitions: default roles are left out', async () => {
+    const example = new URL('../../examples/schema.yaml', import.meta.url).pathname;
+    await ok(['props', 'apply', '-f', example, '--profile', 'target']);
+    const exported = (await ok(['props', 'export', '--profile', 'target'])).stdout;
+    assert.doesNotMatch(exported, /role_id/);
+    assert.deepEqual(parse(exported), parse(readFileSync(example, 'utf8')));
+    // Applied to another workspace and exported there: the very same file.
+    const path = file('example.yaml', exported);
+    await ok(['props', 'apply', '-f', path]);
+    assert.equal((await ok(['props', 'export'])).stdout, exported);
+    // Roles nobody learnt (the cache folder removed): every role_id is written, as it is.
+    rmSync(join(source.configDir, 'cache'), { recursive: true, force: true });
+    const unknown = (await ok(['props', 'export'])).stdout;
+    assert.equal(unknown.match(/role_id: [0-9a-f-]{36}/g)?.length, 5);
   });
 
   it('a diff after an edit of the file lists exactly that edit (a renamed option is an update)', async () => {

@@ -117,7 +117,7 @@ describe('ws views: parsing', () => {
 
   it('usage errors: a missing argument, a bad --type, a bad --limit, --all with --limit', async () => {
     const cases: [string[], RegExp][] = [
-      [['views', 'get', 'deal'], /Missing required argument 'view'/],
+      [['views', 'get', 'deal'], /Missing VIEW: `ws views get` needs a view, by id or by name/],
       [['views', 'create', 'deal', '--type', 'table'], /Allowed choices are grid, list, kanban/],
       [
         ['views', 'show', 'deal', 'X', '--limit', 'ten'],

@@ -673,7 +673,12 @@ describe('a service without the listing and deleting extensions', () => {
     ]);
     const gone = await against(() => notFound, ['views', 'delete', 'deal', VIEW.id, '--yes']);
     assert.equal(gone.code, 4);
-    assert.match(gone.stderr, /^error: Not Found\nList the deal views with `ws views list deal`\./);
+    assert.match(
+      gone.stderr,
+      new RegExp(
+        `^error: No deal view has the id ${VIEW.id}\\.\\nList the deal views with \`ws views list deal\`\\.`,
+      ),
+    );
   });
 
   it('a view named by name cannot be looked up there: exit 2, pass the id', async () => {

@@ -31,21 +31,20 @@ export function writeProfiles(
   );
 }
 
+/** A profile of a test sandbox, for writeProfiles. */
+export function sandboxProfile(t: { sandbox: RunningSandbox }) {
+  return {
+    base_url: t.sandbox.url,
+    team_id: t.sandbox.teamId,
+    api_key: t.sandbox.apiKey,
+    rate_limit: 0,
+  };
+}
+
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
   const sandbox = await startSandbox({ validateResponses: true, ...options });
   const { dir, cleanup } = tempConfigDir();
-  writeProfiles(
-    dir,
-    {
-      sandbox: {
-        base_url: sandbox.url,
-        team_id: sandbox.teamId,
-        api_key: sandbox.apiKey,
-        rate_limit: 0,
-      },
-    },
-    'sandbox',
-  );
+  writeProfiles(dir, { sandbox: sandboxProfile({ sandbox }) }, 'sandbox');
   return {
     sandbox,
     env: { WS_CONFIG_DIR: dir },

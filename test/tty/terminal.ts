@@ -75,6 +75,20 @@ export class Terminal {
     this.started = true;
   }
 
+  /**
+   * Run an interactive program (a shell, for completion) in a fresh pane with exactly `env`
+   * (tmux would put its own PATH in a session's environment).
+   */
+  async startProgram(argv: string[], env: Record<string, string>, cwd?: string): Promise<void> {
+    const vars = Object.entries(env).map(([k, v]) => quote(`${k}=${v}`));
+    await this.tmux(
+      ...['new-session', '-d', '-x', String(this.size.columns), '-y', String(this.size.rows ?? 40)],
+      ...(cwd ? ['-c', cwd] : []),
+      `env -i ${vars.join(' ')} ${argv.map(quote).join(' ')}`,
+    );
+    this.started = true;
+  }
+
   /** The screen as shown, one line per terminal row, trailing blanks dropped. */
   async screen(): Promise<string> {
     const { stdout } = await this.tmux('capture-pane', '-p');
@@ -96,6 +110,11 @@ export class Terminal {
   /** Type keys, in tmux's names: 'C-c' is Ctrl-C. */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux('send-keys', ...keys);
+  }
+
+  /** Type text as it is (no key names). */
+  async type(text: string): Promise<void> {
+    await this.tmux('send-keys', '-l', text);
   }
 
   /** Whether the terminal's cursor is visible. */

@@ -24,10 +24,7 @@ describe('the command tree, loaded noun by noun', () => {
     );
     for (const noun of NOUNS) {
       const program = await buildProgram(ctx, testIO().io, [noun.names[0]!]);
-      const expected = noun.names.includes('completion')
-        ? NOUNS.flatMap((n) => n.names)
-        : noun.names;
-      assert.deepEqual(namesOf(program).sort(), [...expected].sort(), noun.names[0]);
+      assert.deepEqual(namesOf(program).sort(), [...noun.names].sort(), noun.names[0]);
     }
   });
 
@@ -55,7 +52,8 @@ describe('the command tree, loaded noun by noun', () => {
     assert.equal(pick(['--version', '--help']), all);
     assert.equal(pick(['help', 'records']), all);
     assert.equal(pick(['recrods', 'list']), all);
-    assert.equal(pick(['completion', 'bash']), all);
+    // The completion scripts do not need the tree (ws __complete builds what it needs).
+    assert.equal(pick(['completion', 'bash']), 'completion');
     assert.equal(pick(['--', 'records']), all);
   });
 });

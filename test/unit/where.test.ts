@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { buildFilter } from '../../src/query/filter.ts';
 import {
   type Filter,
   formatComparison,
@@ -160,10 +161,96 @@ describe('parseWhere: every syntax error names the expression and the fix', () =
 });
 
 describe('parseWhere with definitions', () => {
-  it('accepts known slugs and id', () => {
-    assert.deepEqual(parseWhere(['amount>=1000', 'id=abc'], withDefs), [
+  it('accepts known slugs', () => {
+    assert.deepEqual(parseWhere(['amount>=1000', 'name=abc'], withDefs), [
       { amount: { '>=': '1000' } },
-      { id: { '=': 'abc' } },
+      { name: { '=': 'abc' } },
+    ]);
+  });
+
+  it('id is not a filter of the API: a usage error saying how to read records by id', () => {
+    for (const opts of [withDefs, {}]) {
+      for (const expr of ['id=abc', 'id:in=a,b', 'id.x=1']) {
+        const e = usage(() => parseWhere([expr], opts));
+        assert.equal(e.message, `Bad --where "${expr}": the API does not filter records by id.`);
+        assert.match(
+          e.hint ?? '',
+          /^To read a record by id: ws records get (deal|TYPE) ID; several: ws records query (deal|TYPE) --body '\{"id":\["ID1","ID2"\]\}'\.$/,
+        );
+      }
+    }
+    // A workspace property whose slug is id is a property like any other.
+    const own = { definitions: [...DEFS, { ...DEFS[0]!, slug: 'id' }], objectType: 'deal' };
+    assert.deepEqual(parseWhere(['id=7'], own), [{ id: { '=': '7' } }]);
+    const json = usage(() => buildFilter({ filterJson: '[{"id":{"=":"x"}}]' }, withDefs));
+    assert.equal(json.message, '--filter-json (item 1): the API does not filter records by id.');
+  });
+
+  it('number and date properties: a value the API cannot read as one is a usage error', () => {
+    const cases: [string, RegExp, string][] = [
+      [
+        'amount>abc',
+        /"amount" is a number property, and "abc" is not a number\.$/,
+        'e.g. amount>10.',
+      ],
+      ['amount=ten', /"ten" is not a number/, 'e.g. amount=10.'],
+      ['amount:between=1,x', /"x" is not a number/, 'e.g. amount:between=10,20.'],
+      ['amount:in=1,,2', /value 2 of the list is empty/, ''],
+      ['amount:not_in=one', /"one" is not a number/, 'e.g. amount:not_in=10,20.'],
+      [
+        'created_at>=yesterday',
+        /"created_at" is a date property, and "yesterday" is not a date/,
+        'e.g. created_at>=2026-03-31.',
+      ],
+      [
+        'created_at:between=2026-01-01,2026-02-30',
+        /"2026-02-30" is not a date/,
+        'e.g. created_at:between=2026-01-01,2026-06-30.',
+      ],
+    ];
+    for (const [expr, message, hint] of cases) {
+      const e = usage(() => parseWhere([expr], withDefs));
+      assert.ok(e.message.startsWith(`Bad --where "${expr}": `), e.message);
+      assert.match(e.message, message);
+      if (hint) assert.equal(e.hint, hint);
+    }
+    // Sent as the API reads them; text operators and dot-paths are not typed here.
+    assert.deepEqual(
+      parseWhere(
+        [
+          'amount>=1_000',
+          'amount:between=-1.5,2e3',
+          'created_at<2026-03-31T11:30:00+02:00',
+          'amount~12',
+          'organization.founded>abc',
+        ],
+        withDefs,
+      ),
+      [
+        { amount: { '>=': '1000' } },
+        { amount: { between: ['-1.5', '2000'] } },
+        { created_at: { '<': '2026-03-31T09:30:00.000Z' } },
+        { amount: { contains: '12' } },
+        { 'organization.founded': { '>': 'abc' } },
+      ],
+    );
+    // Without definitions nothing is known of the types: sent as written.
+    assert.deepEqual(parseWhere(['amount>abc']), [{ amount: { '>': 'abc' } }]);
+    // --filter-json is sent as given, but checked the same way.
+    const json = (text: string) => buildFilter({ filterJson: text }, withDefs);
+    assert.equal(
+      usage(() => json('[{"amount":{">":"abc"}}]')).message,
+      '--filter-json (item 1): "amount" is a number property, and "abc" is not a number.',
+    );
+    assert.match(
+      usage(() => json('[{"name":{"=":"x"}},{"created_at":{"between":"2026-01-01,soon"}}]'))
+        .message,
+      /^--filter-json \(item 2\): "created_at" is a date property, and "soon" is not a date/,
+    );
+    assert.match(usage(() => json('[{"amount":{"in":["1","x"]}}]')).message, /"x" is not a number/);
+    assert.deepEqual(json('[{"amount":{"between":"1,2e3"}},{"amount":{"contains":"x"}}]').filter, [
+      { amount: { between: '1,2e3' } },
+      { amount: { contains: 'x' } },
     ]);
   });
 
@@ -232,8 +319,8 @@ describe('parseWhere with definitions', () => {
 
   it('extraSlugs replaces the slugs accepted without a definition', () => {
     assert.throws(
-      () => parseWhere(['id=1'], { ...withDefs, extraSlugs: [] }),
-      /Unknown property "id"/,
+      () => parseWhere(['uid=1'], { ...withDefs, extraSlugs: [] }),
+      /Unknown property "uid"/,
     );
     assert.deepEqual(parseWhere(['rank=1'], { ...withDefs, extraSlugs: ['rank'] }), [
       { rank: { '=': '1' } },

@@ -18,6 +18,8 @@ export interface ApiOptions {
   include: boolean;
   paginate: boolean;
   idempotencyKey?: string | undefined;
+  /** Said on stderr before the request (an old flag that still works). */
+  warnings?: string[] | undefined;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
@@ -58,6 +60,7 @@ function printBody(deps: Deps, res: ApiResponse): void {
 }
 
 export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
+  for (const w of opts.warnings ?? []) deps.io.warn(w);
   const method = opts.method.toUpperCase();
   if (!METHODS.includes(method)) {
     throw new UsageError(

@@ -2,11 +2,13 @@
 // `ws import jobs`.
 import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY } from '../../import/defaults.ts';
 import { parseDelimiterFlag } from '../../import/delimiter.ts';
 import { parseMapFlag } from '../../import/mapping.ts';
 import { isUuid } from '../../util/guards.ts';
 import { shellWord } from '../../util/shell.ts';
+import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, givenArgs, type OptionValues } from '../common/flags.ts';
 import type { ImportOpts } from './import.ts';
 
@@ -238,6 +240,14 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .description('Show an import job; --wait waits until it ends (exit 7 past --timeout)')
     .option('--wait', 'wait until the job is complete or failed')
     .option('--timeout <seconds>', 'with --wait: give up after this many seconds (exit 7)')
+    .addHelpText(
+      'after',
+      examples([
+        'ws import status imp_0123456789abcdef',
+        'ws import status imp_0123456789abcdef --wait --timeout 600',
+        'ws import status imp_0123456789abcdef --json > job.json',
+      ]),
+    )
     .action((job: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
       const wait = f.boolean('--wait');
@@ -264,9 +274,15 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     .command('jobs')
     .description('List the import jobs started from this machine, newest first')
     .option('--limit <n>', 'show at most N jobs (default 20)')
+    .addHelpText('after', examples(['ws import jobs', 'ws import jobs --limit 5 --json']))
     .action((o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).jobsVerb, {
         limit: flags(o).integer('--limit', 1) ?? 20,
       }),
     );
+
+  describeArguments(imp, 'record', {
+    file: 'a CSV file, or - for stdin',
+    job: 'an import job id (imp_…), as printed by --no-wait or `ws import jobs`',
+  });
 }

@@ -1,5 +1,7 @@
 // `ws profile …`: the flags of each verb, read into its options.
 import type { Command, CommandContext } from '../../command.ts';
+import { examples } from '../../help.ts';
+import { describeArguments } from '../common/args.ts';
 import { flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -7,7 +9,8 @@ const verbs = () => import('./verbs.ts');
 export function registerProfile(program: Command, ctx: CommandContext): void {
   const profile = program
     .command('profile')
-    .description('Manage profiles: base URL, team id and API key of a workspace');
+    .description('Manage profiles: base URL, team id and API key of a workspace')
+    .addHelpText('after', examples(['ws profile list', 'ws profile use prod']));
 
   profile
     .command('add <name>')
@@ -22,7 +25,10 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .option('--default', 'make it the default profile')
     .addHelpText(
       'after',
-      '\nExample:\n  $ ws profile add prod --base-url https://api.example.com --team-id 8f1c…  --with-key < key.txt',
+      examples([
+        'ws profile add prod --base-url https://api.example.com --team-id 8f1c…  --with-key < key.txt',
+        'ws profile add staging   # on a terminal: asks for the base URL, team id and key',
+      ]),
     )
     .action((name: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -40,6 +46,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .command('list')
     .alias('ls')
     .description('List profiles (keys shown as their last four characters)')
+    .addHelpText('after', examples(['ws profile list', 'ws profile list --json']))
     .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
     );
@@ -47,6 +54,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
   profile
     .command('use <name>')
     .description('Make a profile the default')
+    .addHelpText('after', examples(['ws profile use prod']))
     .action((name: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).useVerb, { name }),
     );
@@ -54,6 +62,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
   profile
     .command('show [name]')
     .description('Show a profile (default: the one in use)')
+    .addHelpText('after', examples(['ws profile show', 'ws profile show prod --json']))
     .action((name: string | undefined, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).showVerb, { name }),
     );
@@ -62,7 +71,13 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
     .command('remove <name>')
     .alias('rm')
     .description('Remove a profile (asks first; --yes to skip)')
+    .addHelpText(
+      'after',
+      examples(['ws profile remove staging', 'ws profile remove staging --yes']),
+    )
     .action((name: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).removeVerb, { name }),
     );
+
+  describeArguments(profile, undefined, { name: 'a profile name' });
 }

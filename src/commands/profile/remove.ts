@@ -1,6 +1,6 @@
+import { noSuchProfile } from '../../config/resolve.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
-import { noSuchProfile } from './use.ts';
 
 export interface RemoveOptions {
   name: string;

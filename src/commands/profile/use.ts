@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../errors.ts';
+import { noSuchProfile } from '../../config/resolve.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import { profileColumns, profileRow } from './shared.ts';
@@ -19,13 +19,4 @@ export async function run(opts: UseOptions, deps: Deps): Promise<void> {
       fields: deps.fields,
     });
   }
-}
-
-export function noSuchProfile(name: string, names: string[]): NotFoundError {
-  return new NotFoundError(
-    `No profile named "${name}".`,
-    names.length > 0
-      ? `Profiles: ${names.join(', ')}.`
-      : 'There are no profiles yet: add one with `ws profile add NAME`.',
-  );
 }

@@ -4,6 +4,7 @@ import { applyPlan } from '../../schema/apply.ts';
 import { invalidateDefinitions } from '../../schema/definitions-cache.ts';
 import { type Change, changesOf, hasChanges, type Plan } from '../../schema/plan.ts';
 import { changeLine } from '../../schema/render.ts';
+import { learnDefaultRoles } from '../../schema/roles.ts';
 import { planFor, printPlan, refuseProblems } from './diff.ts';
 
 export interface ApplyOptions {
@@ -64,7 +65,7 @@ export async function run(opts: ApplyOptions, deps: Deps): Promise<void> {
     }
   };
   try {
-    await applyPlan(client, plan, show, deps.signal);
+    await applyPlan(client, plan, show, deps.signal, (created) => learnDefaultRoles(deps, created));
   } finally {
     if (json) deps.io.println(JSON.stringify(made, null, 2));
     for (const t of new Set(plan.steps.map((s) => s.objectType)))

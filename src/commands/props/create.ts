@@ -13,6 +13,7 @@ import { UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import type { Choice } from '../../prompt/prompter.ts';
+import { learnDefaultRoles } from '../../schema/roles.ts';
 import { closest } from '../../util/suggest.ts';
 import {
   changeDefinitions,
@@ -179,6 +180,7 @@ export async function run(opts: CreateOptions, deps: Deps): Promise<void> {
       ),
     withDefinition,
   );
+  if (opts.roleId === undefined) await learnDefaultRoles(deps, [def]);
   deps.io.success(`Created ${type} property "${def.name ?? def.slug}" (${def.slug}).`);
   await renderObject(deps.io, propertyRow(type, def), propertyColumns({ detail: true }), {
     format: deps.format,

@@ -1,3 +1,5 @@
+// ws props export [TYPES…]: the workspace's own definitions and options as a schema file
+// that ws props diff and apply read back (src/schema/file.ts), to stdout or --output.
 import { promises as fs } from 'node:fs';
 import { objectType } from '../../api/object-types.ts';
 import { isSharedDefault, type PropertyDefinition } from '../../api/props.ts';
@@ -5,6 +7,7 @@ import { UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { formatSchema, schemaObject } from '../../schema/file.ts';
 import { workspaceDefinitions } from '../../schema/load.ts';
+import { defaultRoles } from '../../schema/roles.ts';
 
 export interface ExportOptions {
   /** Object types to export; all that have definitions of the workspace's own when empty. */
@@ -59,7 +62,7 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
     checkSlugs(type, mine);
     own.set(type, mine);
   }
-  const text = await formatSchema(schemaObject(own), format);
+  const text = await formatSchema(schemaObject(own, await defaultRoles(deps)), format);
   const count = [...own.values()].reduce((n, defs) => n + defs.length, 0);
   const what = `${count} propert${count === 1 ? 'y' : 'ies'} of ${own.size} object type${own.size === 1 ? '' : 's'}`;
   if (opts.output === undefined || opts.output === '-') {

@@ -1,6 +1,8 @@
 // `ws props …`: the flags of each verb, read into its options.
 import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
+import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 import type { OptionFields } from './shared.ts';
 
@@ -74,6 +76,14 @@ Examples:
     .option('--term <text>', 'only definitions whose name or slug contains this')
     .option('--list-id <id>', 'what this list shows: shared, workspace and its own definitions')
     .option('--options', 'show option values instead of their number')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props list contacts',
+        'ws props list --options',
+        'ws props list deal --term stage --json',
+      ]),
+    )
     .action((type: string | undefined, o: OptionValues, cmd: Command) => {
       const f = flags(o);
       return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
@@ -88,6 +98,10 @@ Examples:
     .command('get <type> <property>')
     .description('Show one property definition with its options (property: slug or id)')
     .option('--list-id <id>', 'look among what this list shows')
+    .addHelpText(
+      'after',
+      examples(['ws props get contact lead_source', 'ws props get deal stage --json']),
+    )
     .action((type: string, property: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, {
         objectType: type,
@@ -113,6 +127,13 @@ Examples:
       'an option of a select property (repeatable, in order)',
       collect,
       [],
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws props create contact --name "Lead source" --type select_str --option Web --option Referral',
+        'ws props create deal --name "Renewal date" --type date --required',
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -141,6 +162,13 @@ Examples:
     .option('--disable', 'hide the property (its values are kept)')
     .option('--list-id <id>', 'move it to this list')
     .option('--no-list-id', 'make it workspace-global')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props update contact lead_source --name Source --required',
+        'ws props update contact lead_source --no-icon --disable',
+      ]),
+    )
     .action((type: string, property: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
       f.exclusive('--enable', '--disable');
@@ -159,18 +187,39 @@ Examples:
     .command('delete <type> <property>')
     .alias('rm')
     .description('Delete a property definition (asks first; --yes to skip)')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props delete contact lead_source',
+        'ws props delete contact lead_source --yes',
+      ]),
+    )
     .action((type: string, property: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { objectType: type, property }),
     );
 
   const options = props
     .command('options')
-    .description('Options of select_str and multiselect_str properties');
+    .description('Options of select_str and multiselect_str properties')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props options list contact lead_source',
+        'ws props options add contact lead_source Partner --color-scheme teal',
+      ]),
+    );
 
   options
     .command('list <type> <property>')
     .alias('ls')
     .description('List the options of a select property, in their order')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props options list contact lead_source',
+        'ws props options list deal stage --json',
+      ]),
+    )
     .action((type: string, property: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).optionsListVerb, { objectType: type, property }),
     );
@@ -181,16 +230,24 @@ Examples:
       .description('Add an option to a select property')
       .option('--slug <slug>', 'slug (default: derived from the value)'),
     false,
-  ).action((type: string, property: string, value: string, o: OptionValues, cmd: Command) => {
-    const f = flags(o);
-    return ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
-      objectType: type,
-      property,
-      value,
-      slug: f.string('--slug'),
-      ...optionFields(f),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'ws props options add contact lead_source "Trade show" --color-scheme purple --group Events',
+        'ws props options add deal stage Negotiation --sort-index 3',
+      ]),
+    )
+    .action((type: string, property: string, value: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).optionsAddVerb, {
+        objectType: type,
+        property,
+        value,
+        slug: f.string('--slug'),
+        ...optionFields(f),
+      });
     });
-  });
 
   optionFieldFlags(
     options
@@ -203,25 +260,41 @@ Examples:
       .option('--list-id <id>', 'show the option on this list only')
       .option('--no-list-id', 'show the option on every list'),
     true,
-  ).action((type: string, property: string, option: string, o: OptionValues, cmd: Command) => {
-    const f = flags(o);
-    f.exclusive('--enable', '--disable');
-    return ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
-      objectType: type,
-      property,
-      option,
-      value: f.string('--value'),
-      slug: f.string('--slug'),
-      ...optionFields(f),
-      enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
-      listId: f.clearable('--list-id'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'ws props options update contact lead_source trade_show --value "Trade fair"',
+        'ws props options update contact lead_source trade_show --no-color-scheme',
+        'ws props options update contact lead_source trade_show --disable',
+      ]),
+    )
+    .action((type: string, property: string, option: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      f.exclusive('--enable', '--disable');
+      return ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
+        objectType: type,
+        property,
+        option,
+        value: f.string('--value'),
+        slug: f.string('--slug'),
+        ...optionFields(f),
+        enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
+        listId: f.clearable('--list-id'),
+      });
     });
-  });
 
   options
     .command('remove <type> <property> <option>')
     .alias('rm')
     .description('Remove an option (asks first; --yes to skip)')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props options remove contact lead_source trade_show',
+        'ws props options remove contact lead_source trade_show --yes',
+      ]),
+    )
     .action((type: string, property: string, option: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).optionsRemoveVerb, {
         objectType: type,
@@ -236,6 +309,14 @@ Examples:
       "Write the workspace's own definitions and options as a schema file (YAML; JSON with --format json)",
     )
     .option('-o, --output <file>', 'write to this file (default: stdout)')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props export -o schema.yaml',
+        'ws props export contact deal --format json',
+        'ws props export contact > contact.yaml',
+      ]),
+    )
     .action((types: string[], o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
         objectTypes: types,
@@ -250,6 +331,14 @@ Examples:
     )
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--prune', 'also plan deletes of what the file does not have')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props diff -f schema.yaml',
+        'ws props diff -f schema.yaml --prune --json',
+        'ws props export --profile prod | ws props diff -f - --profile staging',
+      ]),
+    )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
       return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
@@ -264,6 +353,14 @@ Examples:
     .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--prune', 'delete what the file does not have (asks first; --yes to skip)')
+    .addHelpText(
+      'after',
+      examples([
+        'ws props apply -f schema.yaml --dry-run',
+        'ws props apply -f schema.yaml',
+        'ws props apply -f schema.yaml --prune --yes',
+      ]),
+    )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
       return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
@@ -272,4 +369,6 @@ Examples:
         prune: f.boolean('--prune'),
       });
     });
+
+  describeArguments(props, 'property', { value: "the option's display value" });
 }

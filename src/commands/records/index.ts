@@ -2,7 +2,11 @@
 // come from ../common/list-flags.ts, shared with the other nouns that list.
 import type { Command, CommandContext } from '../../command.ts';
 import { Option } from '../../command.ts';
+import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
+import { shellWord } from '../../util/shell.ts';
+import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
@@ -12,9 +16,6 @@ const verbs = () => import('./verbs.ts');
 
 const RECORDS = { one: 'record', many: 'records' };
 const INPUT_FORMATS = ['csv', 'ndjson', 'json'] as const;
-
-const TYPES =
-  'TYPE is contact, organization, identity, deal, action or document (singular or plural).';
 
 const VALUES_HELP = `
 Values (--set slug=value, repeatable) are typed by the property's definition:
@@ -42,6 +43,22 @@ function setFlags(cmd: Command): Command {
 
 function setOptions(f: Flags) {
   return { set: f.list('--set'), data: f.string('--data') };
+}
+
+/**
+ * create and update write what they are given: neither --set nor --data is a usage error for
+ * both (an empty record is asked for explicitly, with --data '{}').
+ */
+function valuesToWrite(f: Flags, verb: 'create' | 'update', args: readonly string[]) {
+  const values = setOptions(f);
+  if (values.set.length === 0 && values.data === undefined) {
+    const example = ['ws', 'records', verb, ...args].map(shellWord).join(' ');
+    throw new UsageError(
+      `Nothing to ${verb}: give --set slug=value (repeatable) or --data JSON.`,
+      `For example: ${example} --set name="Ada Lovelace"${verb === 'create' ? `; --data '{}' creates a record with no values` : ''}.`,
+    );
+  }
+  return values;
 }
 
 /** The filter flags, with --deleted and --list-id. */
@@ -102,20 +119,31 @@ export function registerRecords(program: Command, ctx: CommandContext): void {
   const records = program
     .command('records')
     .alias('record')
-    .description('Records of an object type: list, read, create, change, delete, export');
+    .description('Records of an object type: list, read, create, change, delete, export')
+    .addHelpText(
+      'after',
+      examples([
+        'ws records list contacts --limit 5',
+        'ws records get contact ID',
+        'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com',
+      ]),
+    );
 
   listFlags(
     records.command('list <type>').alias('ls').description('List records (streamed page by page)'),
   )
     .addHelpText(
       'after',
-      `\n${TYPES}\nWithout --where the list endpoint is read (GET); with it, the query endpoint (POST).\nTable columns: id and a few properties (--select or --fields to choose).\n${FILTER_HELP}
-
-Examples:
-  $ ws records list contacts
-  $ ws records list deals --where 'amount>=1000' --where stage:in=won,lost --sort -amount --limit 200
-  $ ws records list contacts --all --format ndjson > contacts.ndjson
-  $ ws records list contacts --where 'email$=@example.com' --format tsv --fields id`,
+      `\nWithout --where the list endpoint is read (GET); with it, the query endpoint (POST).\nTable columns: id and a few properties (--select or --fields to choose).\n${FILTER_HELP}`,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws records list contacts',
+        "ws records list deals --where 'amount>=1000' --where stage:in=won,lost --sort -amount --limit 200",
+        'ws records list contacts --all --format ndjson > contacts.ndjson',
+        "ws records list contacts --where 'email$=@example.com' --format tsv --fields id",
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, ...listOptions(flags(o)) }),
@@ -127,13 +155,13 @@ Examples:
       .description('Query records through the query endpoint (POST), with a raw body if needed'),
   )
     .option('--body <json>', 'a query body (JSON, @FILE or -); the flags override its fields')
+    .addHelpText('after', FILTER_HELP)
     .addHelpText(
       'after',
-      `\n${TYPES}\n${FILTER_HELP}
-
-Examples:
-  $ ws records query deals --where 'name~acme' --select name,amount,organization.name
-  $ ws records query contacts --body '{"query":{"select":["name"]},"id":["…","…"]}'`,
+      examples([
+        "ws records query deals --where 'name~acme' --select name,amount,organization.name",
+        `ws records query contacts --body '{"query":{"select":["name"]},"id":["ID1","ID2"]}'`,
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).queryVerb, { type, ...listOptions(flags(o)) }),
@@ -144,7 +172,11 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${TYPES}\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.\n\nExamples:\n  $ ws records count contacts\n  $ ws records count deals --where stage=won`,
+      '\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.',
+    )
+    .addHelpText(
+      'after',
+      examples(['ws records count contacts', 'ws records count deals --where stage=won']),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const { select: _s, sort: _o, body: _b, ...rest } = readOptions(flags(o));
@@ -157,7 +189,12 @@ Examples:
     .option('--select <slugs>', 'comma-separated property slugs to return')
     .addHelpText(
       'after',
-      `\n${TYPES}\n\nExample:\n  $ ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a --json`,
+      examples([
+        'ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a',
+        'ws records get deal ID --json',
+        'ws records get deal ID --select name,amount,organization.name',
+        'etag=$(ws records get deal ID --fields etag)',
+      ]),
     )
     .action((type: string, id: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, {
@@ -168,26 +205,39 @@ Examples:
     );
 
   setFlags(records.command('create <type>').description('Create a record'))
+    .addHelpText('after', VALUES_HELP)
     .addHelpText(
       'after',
-      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip`,
+      examples([
+        'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip',
+        `ws records create deal --data '{"name":"Big deal","amount":12000}'`,
+        'id=$(ws records create contact --set name=Ada --fields id)',
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).createVerb, { type, ...setOptions(flags(o)) }),
+      ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+        type,
+        ...valuesToWrite(flags(o), 'create', [type]),
+      }),
     );
 
   setFlags(records.command('update <type> <id>').description('Change some values of a record'))
     .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+    .addHelpText('after', VALUES_HELP)
     .addHelpText(
       'after',
-      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records update deal ID --set stage=won --set amount=12000 --if-match "$ETAG"`,
+      examples([
+        'ws records update deal ID --set stage=won --set amount=12000',
+        'ws records update deal ID --set stage=won --if-match "$etag"',
+        'ws records update contact ID --set phone=null',
+      ]),
     )
     .action((type: string, id: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
       return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
         type,
         id,
-        ...setOptions(f),
+        ...valuesToWrite(f, 'update', [type, id]),
         ifMatch: f.string('--if-match'),
       });
     });
@@ -197,6 +247,10 @@ Examples:
     .alias('rm')
     .description('Delete a record (soft: restore brings it back); asks first, --yes to skip')
     .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+    .addHelpText(
+      'after',
+      examples(['ws records delete contact ID', 'ws records delete contact ID --yes --json']),
+    )
     .action((type: string, id: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
         type,
@@ -208,6 +262,7 @@ Examples:
   records
     .command('restore <type> <id>')
     .description('Restore a deleted record')
+    .addHelpText('after', examples(['ws records restore contact ID']))
     .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).restoreVerb, { type, id }),
     );
@@ -215,6 +270,13 @@ Examples:
   records
     .command('duplicate <type> <id>')
     .description('Copy a record into a new one')
+    .addHelpText(
+      'after',
+      examples([
+        'ws records duplicate deal ID',
+        'copy=$(ws records duplicate deal ID --fields id)',
+      ]),
+    )
     .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).duplicateVerb, { type, id }),
     );
@@ -225,7 +287,10 @@ Examples:
     .option('--list-id <id>', 'scope properties to a list')
     .addHelpText(
       'after',
-      `\n${TYPES}\n\nExample:\n  $ ws records find contacts email ada@example.com`,
+      examples([
+        'ws records find contacts email ada@example.com',
+        'ws records find deals stage Won --json',
+      ]),
     )
     .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).findVerb, {
@@ -243,9 +308,10 @@ Examples:
         'Update the one record whose property equals a value, or create it (several: exit 6)',
       ),
   )
+    .addHelpText('after', VALUES_HELP)
     .addHelpText(
       'after',
-      `\n${TYPES}\n${VALUES_HELP}\n\nExample:\n  $ ws records upsert contacts email ada@example.com --set name="Ada Lovelace"`,
+      examples(['ws records upsert contacts email ada@example.com --set name="Ada Lovelace"']),
     )
     .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).upsertVerb, {
@@ -261,7 +327,7 @@ Examples:
       .command('batch-update <type>')
       .description('Change many records from a file: 100 per request, several at once'),
   )
-    .option('--file <file>', 'CSV (id column, then slugs), NDJSON or a JSON array; - for stdin')
+    .option('-f, --file <file>', 'CSV (id column, then slugs), NDJSON or a JSON array; - for stdin')
     .addOption(
       new Option(
         '--input-format <format>',
@@ -270,8 +336,16 @@ Examples:
     )
     .addHelpText(
       'after',
-      `\n${TYPES}\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
-Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws records batch-update contacts --file changes.csv --report results.ndjson`,
+      `\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
+Failed items are listed on stderr; exit 5 when any failed.`,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws records batch-update contacts -f changes.csv --report results.ndjson',
+        'ws records list contacts --format ndjson > all.ndjson   # edit, then:',
+        'ws records batch-update contacts -f all.ndjson --concurrency 8',
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -290,10 +364,13 @@ Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws r
         'Delete many records: 100 per request, several at once; asks first, --yes to skip',
       ),
   )
-    .option('--file <file>', 'one id a line (the first tab-separated field); - for stdin')
+    .option('-f, --file <file>', 'one id a line (the first tab-separated field); - for stdin')
     .addHelpText(
       'after',
-      `\n${TYPES}\n\nExample:\n  $ ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts --file - --yes`,
+      examples([
+        'ws records batch-delete contacts ID1 ID2 --yes',
+        'ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts -f - --yes',
+      ]),
     )
     .action((type: string, ids: string[], o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -310,16 +387,21 @@ Failed items are listed on stderr; exit 5 when any failed.\n\nExample:\n  $ ws r
       .command('export <type>')
       .description('Write every record to a file ws import reads back (csv, ndjson or json)'),
   )
-    .option('--output <file>', 'write to FILE (replaced only once complete) instead of stdout')
+    .option('-o, --output <file>', 'write to FILE (replaced only once complete) instead of stdout')
     .option('--raw', 'do not neutralise cells a spreadsheet would run as a formula')
     .addHelpText(
       'after',
-      `\n${TYPES}\nThe format is --format csv|ndjson|json, else the --output extension, else csv.
+      `\nThe format is --format csv|ndjson|json, else the --output extension, else csv.
 CSV: id, then property slugs; select values as slugs; lists joined with ";"; references as ids.
-Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --raw.\n${FILTER_HELP}
-
-Example:
-  $ ws records export deals --where stage=won --output won.csv`,
+Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --raw.\n${FILTER_HELP}`,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws records export deals --where stage=won -o won.csv',
+        'ws records export contacts --format ndjson > contacts.ndjson',
+        'ws records export contacts --select name,email -o contacts.csv',
+      ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -337,7 +419,15 @@ Example:
     .option('--from <file>', 'start from this file (kept by an edit that met a conflict)')
     .addHelpText(
       'after',
-      `\n${TYPES}\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.`,
+      '\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws records edit contact ID',
+        'EDITOR=nano ws records edit deal ID',
+        'ws records edit contact ID --from /tmp/ws-edit-contact-ID.yaml',
+      ]),
     )
     .action((type: string, id: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).editVerb, {
@@ -347,10 +437,20 @@ Example:
       }),
     );
 
-  const grant = records.command('grant').description('Who may see a deal or an action');
+  const grant = records
+    .command('grant')
+    .description('Who may see a deal or an action')
+    .addHelpText(
+      'after',
+      examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
+    );
   grant
     .command('get <type> <id>')
     .description('Show the grant of a deal or action')
+    .addHelpText(
+      'after',
+      examples(['ws records grant get deal ID', 'ws records grant get action ID --json']),
+    )
     .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).grantVerb, { action: 'get' as const, type, id }),
     );
@@ -367,9 +467,13 @@ Example:
     .option('--group <id=letter>', 'a group and its permission letter (repeatable)', collect, [])
     .addOption(new Option('--share-level <level>', 'metadata or full'))
     .option('--data <json>', 'the grant body: JSON, @FILE or -')
+    .addHelpText('after', '\nThe whole grant is replaced.')
     .addHelpText(
       'after',
-      '\nThe whole grant is replaced.\n\nExample:\n  $ ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
+      examples([
+        'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
+        'ws records grant set action ID --data @grant.json',
+      ]),
     )
     .action((type: string, id: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -384,4 +488,9 @@ Example:
         data: f.string('--data'),
       });
     });
+
+  describeArguments(grant, undefined, { type: 'deal or action (singular or plural)' });
+  describeArguments(records, 'record', {
+    value: 'the value to match, typed like a --set value',
+  });
 }

@@ -1,7 +1,6 @@
 // ws records update TYPE ID --set slug=value … | --data JSON [--if-match ETAG]: patch a
 // record; only the given properties change.
 import { updateRecord } from '../../api/records.ts';
-import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { preconditionFailed } from './if-match.ts';
 import { buildWrite, printRecord, recordId, recordType } from './shared.ts';
@@ -17,12 +16,6 @@ export interface UpdateOptions {
 export async function run(opts: UpdateOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
   const id = recordId(opts.id);
-  if (opts.set.length === 0 && opts.data === undefined) {
-    throw new UsageError(
-      'Nothing to update: give --set slug=value (repeatable) or --data JSON.',
-      `For example: ws records update ${type} ${id} --set name="Ada Lovelace"`,
-    );
-  }
   const body = await buildWrite(opts, deps, type);
   const client = await deps.client();
   const answer = await updateRecord(client, type, id, body, {

@@ -1,6 +1,7 @@
 // `ws sandbox …`: the flags of each verb, read into its options.
 import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
+import { examples } from '../../help.ts';
 import { isUuid } from '../../util/guards.ts';
 import { flags, givenArgs, type OptionValues } from '../common/flags.ts';
 import { webhookFlags } from './webhook-flags.ts';
@@ -18,7 +19,8 @@ function probability(flag: string, value: string | undefined): number {
 export function registerSandbox(program: Command, ctx: CommandContext): void {
   const sandbox = program
     .command('sandbox')
-    .description('A local, stateful emulator of the whole API, for trying ws and for tests');
+    .description('A local, stateful emulator of the whole API, for trying ws and for tests')
+    .addHelpText('after', examples(['ws sandbox start --detach --seed demo', 'ws sandbox stop']));
 
   sandbox
     .command('start')
@@ -64,11 +66,11 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
     .option('--detach', 'run in the background (see `ws sandbox status` and `ws sandbox stop`)')
     .addHelpText(
       'after',
-      `
-Examples:
-  $ ws sandbox start --detach --seed demo
-  $ ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}
-  $ ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts`,
+      examples([
+        'ws sandbox start --detach --seed demo',
+        'ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}',
+        'ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts',
+      ]),
     )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -100,6 +102,7 @@ Examples:
   sandbox
     .command('status')
     .description('Show the detached sandbox (exit 4 when none is running)')
+    .addHelpText('after', examples(['ws sandbox status', 'ws sandbox status --json']))
     .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).statusVerb, {}),
     );
@@ -107,6 +110,7 @@ Examples:
   sandbox
     .command('stop')
     .description('Stop the detached sandbox (it saves its --data file first)')
+    .addHelpText('after', examples(['ws sandbox stop']))
     .action((_o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).stopVerb, {}),
     );

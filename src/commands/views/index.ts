@@ -1,14 +1,12 @@
 // `ws views …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option } from '../../command.ts';
+import { examples } from '../../help.ts';
+import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { VIEW_KINDS } from './kinds.ts';
 
 const verbs = () => import('./verbs.ts');
-
-const TYPES =
-  'TYPE is action, deal, document, event, identity or organization (singular or plural).';
-const VIEW_ARG = 'VIEW is a view id, or a view name (looked up with the listing).';
 
 const WHERE_HELP = `
 Filters (--where, repeatable; entries combine with AND, or OR with --or):
@@ -79,7 +77,14 @@ export function registerViews(program: Command, ctx: CommandContext): void {
   const views = program
     .command('views')
     .alias('view')
-    .description('Saved views of an object type: what they show, and their records');
+    .description('Saved views of an object type: what they show, and their records')
+    .addHelpText(
+      'after',
+      examples([
+        'ws views create deal --name "Big deals" --select name,amount --where \'amount>=10000\'',
+        'ws views show deal "Big deals"',
+      ]),
+    );
 
   specFlags(
     views
@@ -90,7 +95,7 @@ export function registerViews(program: Command, ctx: CommandContext): void {
   )
     .addHelpText(
       'after',
-      `\n${TYPES}\n${WHERE_HELP}
+      `${WHERE_HELP}
 
 Examples:
   $ ws views create deal --name "Big deals" --select name,amount,stage --where 'amount>=10000' --sort -amount
@@ -113,7 +118,11 @@ Examples:
     .option('--list-id <uuid>', 'only the views of this list')
     .addHelpText(
       'after',
-      `\n${TYPES}\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
+      `\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
+    )
+    .addHelpText(
+      'after',
+      examples(['ws views list deal', 'ws views list deal --fields id,name --json']),
     )
     .action((type: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).listVerb, {
@@ -125,7 +134,13 @@ Examples:
   views
     .command('get <type> <view>')
     .description('Show a view: what it selects, filters, sorts and groups by')
-    .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
+    .addHelpText(
+      'after',
+      examples([
+        'ws views get deal "Big deals"',
+        'ws views get deal 6f1c2a9e-1111-4222-8333-944455556666 --json',
+      ]),
+    )
     .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
     );
@@ -145,7 +160,7 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${TYPES}\n${VIEW_ARG}
+      `
 --select, --where/--filter-json and --sort each replace the view's whole list, as the
 API does: give every entry the view should keep. A new filter combines with AND unless
 --or; --or or --and alone changes only how the existing filter combines.
@@ -178,9 +193,17 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${TYPES}\n${VIEW_ARG}
+      `
 A kanban view is shown one group after another (in the order of the options of its
 group_by property), each with its count. --json prints { view, records, has_more, groups }.`,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws views show deal Pipeline',
+        'ws views show deal "Big deals" --all --format csv > big-deals.csv',
+        'ws views show deal "Big deals" --limit 200 --json',
+      ]),
     )
     .action((type: string, view: string, o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).showVerb, {
@@ -194,8 +217,16 @@ group_by property), each with its count. --json prints { view, records, has_more
     .command('delete <type> <view>')
     .alias('rm')
     .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
-    .addHelpText('after', `\n${TYPES}\n${VIEW_ARG}`)
+    .addHelpText(
+      'after',
+      examples([
+        'ws views delete deal "Big deals"',
+        'ws views delete deal "Big deals" --yes --json',
+      ]),
+    )
     .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
     );
+
+  describeArguments(views, 'view');
 }

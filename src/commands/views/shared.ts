@@ -14,6 +14,7 @@ import { checkPath, type PropertyDefinition, type SlugContext } from '../../quer
 import { formatSort, parseSort } from '../../query/sort.ts';
 import { formatWhere } from '../../query/where.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
+import { storeViewNames } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
 
 export { VIEW_KINDS } from './kinds.ts';
@@ -35,6 +36,13 @@ export async function allViews(
     { all: true },
   );
   for await (const page of pages) views.push(...page.rows);
+  // The names, for shell completion of VIEW (which reads them from the cache, offline).
+  if (listId === undefined)
+    await storeViewNames(
+      deps,
+      type,
+      views.map((v) => v.name),
+    );
   return views;
 }
 
