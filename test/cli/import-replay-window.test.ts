@@ -56,12 +56,12 @@ async function interruptAfter(calls: number, argv: string[]): Promise<string> {
 
 /**
  * The checkpoint as a crash right after the first chunks were sent leaves it (nothing
- * recorded as finished), last written 25 hours ago; the sandbox's clock 25 hours on, so the
- * answers of those chunks' keys have expired there.
+ * recorded as finished), last written `hours` ago; the sandbox's clock as many hours on, so
+ * past 24 the answers of those chunks' keys have expired there.
  */
-function age(checkpoint: string): void {
+function age(checkpoint: string, hours: number): void {
   const cp = JSON.parse(readFileSync(checkpoint, 'utf8'));
-  const stale = {
+  const rolledBack = {
     ...cp,
     next_chunk: 0,
     prefix_hash: '',
@@ -70,10 +70,10 @@ function age(checkpoint: string): void {
     failed_bytes: 0,
     results_bytes: 0,
     jobs: [],
-    updated_at: new Date(Date.now() - 25 * HOUR_MS).toISOString(),
+    updated_at: new Date(Date.now() - hours * HOUR_MS).toISOString(),
   };
-  writeFileSync(checkpoint, JSON.stringify(stale));
-  s.t.sandbox.store.clock.advance(25 * 3600);
+  writeFileSync(checkpoint, JSON.stringify(rolledBack));
+  s.t.sandbox.store.clock.advance(hours * 3600);
 }
 
 describe('ws import --resume past the replay window', () => {
@@ -83,7 +83,7 @@ describe('ws import --resume past the replay window', () => {
     const checkpoint = await interruptAfter(2, [...args, '--dedupe-by', 'email']);
     const done = emails().length;
     assert.ok(done > 0 && done < 600, `${done} rows imported before the interrupt`);
-    age(checkpoint);
+    age(checkpoint, 25);
     const r = await ws([...args, '--dedupe-by', 'email', '--resume', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(
@@ -104,7 +104,7 @@ describe('ws import --resume past the replay window', () => {
     const args = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
     const checkpoint = await interruptAfter(2, args);
     const done = emails().length;
-    age(checkpoint);
+    age(checkpoint, 25);
     const before = s.count(/\/contact\/import /);
     const r = await ws([...args, '--resume']);
     assert.equal(r.code, 2, r.stderr);
@@ -126,21 +126,8 @@ describe('ws import --resume past the replay window', () => {
     const path = csv('window-fresh.csv', 400);
     const args = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
     const checkpoint = await interruptAfter(1, args);
-    const cp = JSON.parse(readFileSync(checkpoint, 'utf8'));
-    // Rolled back to the start, as after a crash, but written 22 hours ago.
-    writeFileSync(
-      checkpoint,
-      JSON.stringify({
-        ...cp,
-        next_chunk: 0,
-        prefix_hash: '',
-        next_line: 2,
-        counts: Object.fromEntries(Object.keys(cp.counts).map((k) => [k, 0])),
-        failed_bytes: 0,
-        jobs: [],
-        updated_at: new Date(Date.now() - 22 * HOUR_MS).toISOString(),
-      }),
-    );
+    // Rolled back to the start, as after a crash, written 22 hours ago: still replayed.
+    age(checkpoint, 22);
     const r = await ws([...args, '--resume', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(emails().length, 400, 'the chunks sent before were replayed, not created again');
