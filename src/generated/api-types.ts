@@ -1098,7 +1098,8 @@ export interface components {
             input_index: number;
             /**
              * @description Set when the row failed. Sandbox codes: the first field problem's (`type`, `format`,
-             *     `required`, `unknown_property`, `unknown_option`, `not_found`), or `dedupe_conflict`.
+             *     `required`, `unknown_property`, `unknown_option`, `not_found`), `dedupe_conflict`, or
+             *     `list_stage_required` (`require_list_stage`).
              */
             error?: components["schemas"]["ErrorItem"];
         };
