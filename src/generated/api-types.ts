@@ -477,7 +477,9 @@ export interface paths {
          * @description Answers 204 with no body (the sandbox's choice; the hosted status is not published).
          *     `type` is required: it identifies the table, as in the patch body; a `list_id` other than the
          *     definition's is 400. Shared defaults (`locked`), and definitions a view uses, cannot be deleted:
-         *     409 `conflict` (the message names the views). Records keep their values of a deleted definition.
+         *     409 `conflict` (the message names the views). While an active record holds a value for the definition
+         *     (a value the filter `is_not_null` finds), the delete is 409 `property_in_use`, its `details` naming
+         *     `property_id`, `slug`, `records` (how many) and `record_ids` (the first three): clear those values first.
          */
         delete: operations["deleteProperty"];
         options?: never;
@@ -1048,15 +1050,41 @@ export interface components {
             /** @description Fewer than 100 run synchronously; 100 or more start an asynchronous job. */
             objects: components["schemas"]["RecordWrite"][];
             options?: {
-                /** @description Slug of the property that identifies an existing record. */
-                dedupe_by?: string;
+                /**
+                 * @description Slug of the property that identifies an existing record, or an array holding that one slug
+                 *     (the official client's form). Deduplicating by several properties at once is not offered.
+                 */
+                dedupe_by?: string | string[];
                 /** @description Match `dedupe_by` values ignoring case (default false). */
                 caseInsensitive?: boolean;
+                /**
+                 * @description When a row matches a record by `dedupe_by`, patch that record (default true). False leaves the
+                 *     record as it is: the row answers `existing: true, updated: false`.
+                 */
+                update_existing?: boolean;
+                /**
+                 * @description A select or multiselect value that names no option of its property creates that option, then the
+                 *     row is written (default false: the row fails with `unknown_option`). Options of locked shared
+                 *     definitions cannot be created: such a row fails as without the option.
+                 */
+                create_missing_options?: boolean;
+                /**
+                 * @description With `list_id`: a row that gives no value for the list's stage (its `app_stage` property) fails
+                 *     with `list_stage_required` (default false). Its meaning is not published; this is the sandbox's
+                 *     reading of its name. Without `list_id` it changes nothing.
+                 */
+                require_list_stage?: boolean;
                 /**
                  * Format: uuid
                  * @description Validate rows against the properties of this list too, and add the records to it.
                  */
                 list_id?: string;
+                /**
+                 * Format: uuid
+                 * @deprecated
+                 * @description Older name of `list_id`, accepted when `list_id` is absent; both with different values is a 400.
+                 */
+                crm_id?: string;
             };
         };
         RowResult: {
@@ -1070,7 +1098,8 @@ export interface components {
             input_index: number;
             /**
              * @description Set when the row failed. Sandbox codes: the first field problem's (`type`, `format`,
-             *     `required`, `unknown_property`, `unknown_option`, `not_found`), or `dedupe_conflict`.
+             *     `required`, `unknown_property`, `unknown_option`, `not_found`), `dedupe_conflict`, or
+             *     `list_stage_required` (`require_list_stage`).
              */
             error?: components["schemas"]["ErrorItem"];
         };
@@ -1189,6 +1218,8 @@ export interface components {
             icon?: string | null;
             option_group?: string | null;
             sort_index?: number | null;
+            /** @description A display setting (default true); records may hold and writes may give a disabled option. */
+            enabled?: boolean;
             /** Format: uuid */
             list_id?: string | null;
             /**
@@ -1324,8 +1355,14 @@ export interface components {
             /** @description Defaults to the slugified value. */
             slug?: string;
             sort_index?: number | null;
+            /** @description Default true. */
+            enabled?: boolean;
         };
-        /** @description Fields beyond type, color_scheme and description are not published; the option's other fields are accepted. */
+        /**
+         * @description The fields the official client sends (facts.md): `type` (required), `value`, `slug`, `color_scheme`,
+         *     `description`, `icon`, `option_group`, `sort_index`, `enabled`, `list_id` (and `crm_id`, its older name).
+         *     Fields left out keep their value; other fields are ignored, as before.
+         */
         OptionPatch: {
             /** @description Storage type of the definition. */
             type: components["schemas"]["PropertyType"];
@@ -1336,6 +1373,7 @@ export interface components {
             option_group?: string | null;
             slug?: string;
             sort_index?: number | null;
+            enabled?: boolean;
             /** Format: uuid */
             list_id?: string | null;
             /**
@@ -1776,7 +1814,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `conflict`, `idempotency_key_mismatch` or `idempotency_key_stale`. */
+        /** @description `conflict`, `idempotency_key_mismatch`, `idempotency_key_stale` or `property_in_use`. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1877,6 +1915,8 @@ export interface components {
         /**
          * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
          *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+         *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+         *     run again: whether the first one was applied is no longer known); send it with a new key.
          */
         IdempotencyKey: string;
         /** @description An `etag` from a previous read, or `*` (the record must only exist). A mismatch gives 412 `precondition_failed`. */
@@ -1980,6 +2020,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2107,6 +2149,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2168,6 +2212,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2216,6 +2262,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2307,6 +2355,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2446,6 +2496,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description An `etag` from a previous read, or `*` (the record must only exist). A mismatch gives 412 `precondition_failed`. */
@@ -2500,6 +2552,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2546,6 +2600,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2661,6 +2717,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2798,6 +2856,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2884,6 +2944,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2936,6 +2998,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3023,6 +3087,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3115,6 +3181,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3233,6 +3301,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3326,6 +3396,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3409,6 +3481,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3515,6 +3589,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3661,6 +3737,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3708,6 +3786,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -3749,6 +3829,8 @@ export interface operations {
                 /**
                  * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
                  *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -113,11 +113,16 @@ export interface ApiOptionFlags {
   dedupeBy: string | undefined;
   caseInsensitive: boolean;
   listId: string | undefined;
+  /** --no-update (with --dedupe-by): matched records are left as they are. */
+  noUpdate?: boolean | undefined;
+  /** --create-missing-options: select values that name no option create it. */
+  createMissingOptions?: boolean | undefined;
 }
 
 /**
  * The API's import options: --dedupe-by (a property some column fills, or no row could
- * match a record) with --case-insensitive, and --list-id; undefined when none is given.
+ * match a record) with --case-insensitive and --no-update, --list-id, and
+ * --create-missing-options; undefined when none is given.
  */
 export function apiOptionsFor(
   flags: ApiOptionFlags,
@@ -125,7 +130,13 @@ export function apiOptionsFor(
   columns: readonly ColumnPlan[],
   type: string,
 ): ImportOptions | undefined {
-  if (flags.dedupeBy === undefined && flags.listId === undefined) return undefined;
+  if (
+    flags.dedupeBy === undefined &&
+    flags.listId === undefined &&
+    flags.createMissingOptions !== true
+  ) {
+    return undefined;
+  }
   const apiOptions: ImportOptions = {};
   if (flags.dedupeBy !== undefined) {
     const def = findDefinition(defs, flags.dedupeBy, type);
@@ -137,7 +148,9 @@ export function apiOptionsFor(
     }
     apiOptions.dedupe_by = def.slug;
     if (flags.caseInsensitive) apiOptions.caseInsensitive = true;
+    if (flags.noUpdate === true) apiOptions.update_existing = false;
   }
   if (flags.listId !== undefined) apiOptions.list_id = flags.listId;
+  if (flags.createMissingOptions === true) apiOptions.create_missing_options = true;
   return apiOptions;
 }

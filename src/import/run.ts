@@ -19,7 +19,7 @@ import { startTicker } from './progress.ts';
 import { type CsvEvent, type HeaderEvent, rowSplitter } from './reader.ts';
 import { interruptedChunkSize, jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
 import type { ImportEnd } from './summary.ts';
-import type { DateOrder } from './typing.ts';
+import { type DateOrder, NewOptions } from './typing.ts';
 
 /** The flags that decide how the rows are sent (`ws import`'s options have them). */
 export interface SendFlags {
@@ -62,7 +62,7 @@ export interface SendPlan {
 
 export type SendOutcome = Pick<
   ImportEnd,
-  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand'
+  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand' | 'newOptions'
 >;
 
 /** Send the rows (or, with dryRun, check them) and say how it went. */
@@ -108,6 +108,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
             chunkSize,
             firstLine: header.line + 1,
             now,
+            dedupe: plan.apiOptions?.dedupe_by !== undefined,
           },
           flags.resume,
         )
@@ -127,6 +128,10 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     checkpoint.base.results_file = files.resultsPath;
     if (!resume) writeCheckpoint(checkpoint.path, checkpoint.base);
   }
+
+  // With --create-missing-options: the select values the rows name that no option has.
+  const newOptions =
+    plan.apiOptions?.create_missing_options === true ? new NewOptions() : undefined;
 
   const requests = new AbortController();
   // Each chunk in flight listens to it (its request, its wait before the next poll, the
@@ -159,7 +164,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     hash: plan.hash,
     splitRow: await rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
-    typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
+    typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder, newOptions },
     emptyAsNull: flags.emptyAsNull,
     apiOptions: plan.apiOptions,
     chunkSize,
@@ -167,7 +172,13 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     strict: flags.strict,
     dryRun: flags.dryRun,
     wait: flags.wait,
-    keyFingerprint: keyFingerprint(optionsFingerprint, plan.columns),
+    // Past the replay window, the checkpoint's salt gives the chunks keys the API has not seen.
+    keyFingerprint: keyFingerprint(
+      checkpoint?.base.key_salt === undefined
+        ? optionsFingerprint
+        : `${optionsFingerprint}\n${checkpoint.base.key_salt}`,
+      plan.columns,
+    ),
     firstLine: header.line + 1,
     stop: deps.signal,
     requestSignal: requests.signal,
@@ -216,5 +227,6 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     failedFile: files.failedFile.bytes > 0 ? files.failedPath : undefined,
     resultsFile: files.resultsPath,
     resumeCommand: report.interrupted ? `${flags.command} --resume` : null,
+    ...(newOptions === undefined ? {} : { newOptions: newOptions.list() }),
   };
 }

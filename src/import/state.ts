@@ -3,7 +3,8 @@
 // - a checkpoint per interrupted import, `imports/<hash>.checkpoint.json`, keyed by the
 //   input (its absolute path, or "stdin" and the working directory), the object type and the
 //   workspace; written before the first chunk is sent and after every chunk that finishes
-//   in order, removed when the import ends. `--resume` reads it.
+//   in order, removed when the import ends. `--resume` reads it. A checkpoint older than the
+//   API's replay window (24 hours) cannot rely on the chunks' keys: see openCheckpoint.
 // - the ledger, `imports.ndjson`: one line per asynchronous import job started, for
 //   `ws import jobs` (entries older than the API keeps jobs, 7 days, are dropped).
 import {
@@ -68,9 +69,22 @@ export interface Checkpoint {
   results_file: string | undefined;
   results_bytes: number;
   jobs: string[];
+  /**
+   * Mixed into the chunks' idempotency keys when an import went on past the replay window
+   * (with --dedupe-by) under new keys; absent before that.
+   */
+  key_salt?: string;
   started_at: string;
   updated_at: string;
 }
+
+/** How long the API keeps (and replays) the answer of an idempotency key. */
+export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * A checkpoint is past the replay window this long before 24 hours after its last write:
+ * the chunks in flight when it was written may have been sent a little before it.
+ */
+const REPLAY_MARGIN_MS = 60 * 60 * 1000;
 
 function importsDir(env: Env): string {
   return join(configDir(env), 'imports');
@@ -133,6 +147,8 @@ export interface CheckpointStart extends CheckpointPlace {
   /** Line of the first row after the header. */
   firstLine: number;
   now: Date;
+  /** --dedupe-by is given: rows sent twice update their record instead of making another. */
+  dedupe: boolean;
 }
 
 /**
@@ -149,6 +165,9 @@ export function openCheckpoint(
   const path = checkpointPath(env, at.source, at.objectType, at.baseUrl, at.teamId);
   const existing = readCheckpoint(path);
   let resumed: Checkpoint | undefined;
+  const expired =
+    existing !== undefined &&
+    at.now.getTime() - Date.parse(existing.updated_at) >= REPLAY_WINDOW_MS - REPLAY_MARGIN_MS;
   if (resume) {
     if (!existing) {
       throw new UsageError(
@@ -162,9 +181,19 @@ export function openCheckpoint(
         'Give the same options as the first run, or run without --resume to import from the start (rows already sent are replayed, not created twice).',
       );
     }
+    if (expired && !at.dedupe) throw pastReplayWindow(existing, at);
     resumed = existing;
     io.info(
       `Resuming after line ${existing.next_line - 1}: ${existing.counts.read.toLocaleString('en-US')} rows were done.`,
+    );
+    if (expired) {
+      io.info(
+        `The interrupted import stopped more than 24 hours ago, so the API no longer replays the chunks it sent: they are sent again under new keys, and --dedupe-by matches the rows that went in then.`,
+      );
+    }
+  } else if (expired) {
+    io.info(
+      `An interrupted import of this file from ${existing.updated_at} was found; importing it from the start. It stopped more than 24 hours ago, so the API no longer replays the chunks it sent${at.dedupe ? ': they are sent under new keys, and --dedupe-by matches the rows that went in then.' : '.'}`,
     );
   } else if (existing) {
     io.info(
@@ -189,10 +218,29 @@ export function openCheckpoint(
     results_file: undefined,
     results_bytes: 0,
     jobs: [],
+    // Past the window, new keys (with --dedupe-by); within it, the keys the import had.
+    ...(expired && at.dedupe
+      ? { key_salt: stamp }
+      : existing?.key_salt !== undefined
+        ? { key_salt: existing.key_salt }
+        : {}),
     started_at: resumed?.started_at ?? stamp,
     updated_at: stamp,
   };
   return { checkpoint: { path, base }, resume: resumed };
+}
+
+/**
+ * A resume without --dedupe-by of an import that stopped past the replay window: the API no
+ * longer replays the answers of the chunks it sent, so whether the ones in flight then went
+ * in is not known, and sending them again could create their rows twice.
+ */
+function pastReplayWindow(cp: Checkpoint, at: CheckpointStart): UsageError {
+  const line = cp.next_line;
+  return new UsageError(
+    `The interrupted import of ${at.file} into ${at.objectType} stopped at ${cp.updated_at}, more than 24 hours ago: the API keeps the answers of import calls for 24 hours, so ws can no longer tell whether the chunks in flight then (from line ${line} on) were imported. Sending them again could create their rows twice, so nothing was sent.`,
+    `Import the file again with --dedupe-by SLUG (a property that identifies a record, such as email), without --resume: rows that went in are matched and updated, not created twice. Or see which records of the rows from line ${line} on exist, and import a file holding only the others.`,
+  );
 }
 
 export interface LedgerEntry {

@@ -19,8 +19,16 @@ export interface ImportSummary {
   sent: number;
   created: number;
   updated: number;
+  /** Rows that matched a record and left it as it was (with --no-update: every match). */
   unchanged: number;
   failed: number;
+  /** False with --no-update: matched records were left as they were. */
+  update_existing: boolean;
+  /**
+   * With --create-missing-options: the options the rows sent named and their property did
+   * not have, which the import created (in a dry run: would create); else absent.
+   */
+  new_options?: { property: string; value: string }[];
   pending: number;
   blank: number;
   failed_file: string | null;
@@ -50,6 +58,10 @@ export interface ImportEnd {
   resumeCommand: string | null;
   /** The command's words for another file, to import the failed rows with the same flags. */
   again?: { head: string[]; args: string[] };
+  /** --no-update was given. */
+  noUpdate?: boolean;
+  /** With --create-missing-options: the options created (or, in a dry run, to create). */
+  newOptions?: { property: string; value: string }[] | undefined;
 }
 
 export function importSummary(end: ImportEnd): ImportSummary {
@@ -67,6 +79,8 @@ export function importSummary(end: ImportEnd): ImportSummary {
     updated: c.updated,
     unchanged: c.unchanged,
     failed: c.failed,
+    update_existing: end.noUpdate !== true,
+    ...(end.newOptions === undefined ? {} : { new_options: end.newOptions }),
     pending: end.report.pending,
     blank: c.blank,
     failed_file: end.failedFile ?? null,
@@ -93,6 +107,11 @@ export function summaryView(s: ImportSummary, end: ImportEnd): SummaryView {
   const notes: string[] = [];
   if (s.blank > 0) notes.push(`(${n(s.blank)} blank line${s.blank === 1 ? '' : 's'} skipped)`);
   if (s.results_file) notes.push(`every row's outcome: ${s.results_file}`);
+  if (s.new_options !== undefined && s.new_options.length > 0) {
+    const which = s.new_options.map((o) => `${o.property}: ${o.value}`).join(', ');
+    const count = `${n(s.new_options.length)} option${s.new_options.length === 1 ? '' : 's'}`;
+    notes.push(s.dry_run ? `${count} would be created (${which})` : `${count} new (${which})`);
+  }
   const list = {
     title: s.dry_run ? 'First problems' : 'First failures',
     items: firstErrors.map((f) => ({
@@ -128,7 +147,10 @@ export function summaryView(s: ImportSummary, end: ImportEnd): SummaryView {
       { label: 'rows', value: s.rows },
       { label: 'created', value: s.created },
       { label: 'updated', value: s.updated },
-      { label: 'unchanged', value: s.unchanged },
+      {
+        label: s.update_existing ? 'unchanged' : 'existing, left unchanged',
+        value: s.unchanged,
+      },
       { label: 'failed', value: s.failed, note: failedNote },
       ...(s.pending > 0
         ? [

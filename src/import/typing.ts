@@ -6,7 +6,9 @@
 // - numbers may group thousands with "," or a space (1,234.5);
 // - dates in the forms of `toDate` below, with --date-format for NN/NN/YYYY;
 // - lists split on --array-sep (default ";");
-// - each failure has a code for the failed-rows file.
+// - each failure has a code for the failed-rows file;
+// - with --create-missing-options, a select value that names no option is sent as written
+//   (the API creates the option) and noted in NewOptions, except on locked definitions.
 import type { PropertyDefinition } from '../api/props.ts';
 import { coerceValue, kindOf } from '../values/coerce.ts';
 import { unneutralise } from '../values/write-form.ts';
@@ -20,6 +22,26 @@ export interface TypingOptions {
   arraySep: string;
   /** How to read NN/NN/YYYY dates; undefined: only when unambiguous. */
   dateOrder: DateOrder | undefined;
+  /** --create-missing-options: where select values that name no option are noted. */
+  newOptions?: NewOptions | undefined;
+}
+
+/**
+ * The options an import creates (or, in a dry run, would create): select values that name
+ * no option of their property, each once (ignoring case, as the API matches them), in the
+ * order they were first met.
+ */
+export class NewOptions {
+  private readonly seen = new Map<string, { property: string; value: string }>();
+
+  add(def: Definition, value: string): void {
+    const key = `${def.slug}\n${value.toLowerCase()}`;
+    if (!this.seen.has(key)) this.seen.set(key, { property: def.slug, value });
+  }
+
+  list(): { property: string; value: string }[] {
+    return [...this.seen.values()];
+  }
 }
 
 /** A cell that cannot be typed: its row fails with this code and message. */
@@ -58,7 +80,33 @@ export function typeCell(def: Definition, given: string, opts: TypingOptions): u
   const cell = kind === 'number' && GROUPED.test(text.trim()) ? text.replace(/[, ]/g, '') : text;
   const r = coerceValue(def, cell, { separator: opts.arraySep });
   if (r.ok) return r.value;
+  if (opts.newOptions && def.locked !== true) {
+    if (kind === 'select') return newOption(def, text.trim(), opts.newOptions);
+    if (kind === 'multiselect') return newOptions(def, text, opts);
+  }
   throw new CellError(CODES[kind] ?? 'invalid_value', r.error.replace(/\.$/, ''));
+}
+
+/** A select value that names no option: sent as written, for the API to create. */
+function newOption(def: Definition, value: string, seen: NewOptions): string {
+  seen.add(def, value);
+  return value;
+}
+
+/** A multiselect cell: each part an option's slug, or a value the API is to create. */
+function newOptions(def: Definition, text: string, opts: TypingOptions): string[] {
+  const out: string[] = [];
+  for (const part of text.split(opts.arraySep)) {
+    const value = part.trim();
+    if (value === '') continue;
+    const r = coerceValue(def, value, { separator: opts.arraySep });
+    const one =
+      r.ok && Array.isArray(r.value)
+        ? (r.value[0] as string)
+        : newOption(def, value, opts.newOptions!);
+    if (!out.some((o) => o.toLowerCase() === one.toLowerCase())) out.push(one);
+  }
+  return out;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -4,6 +4,8 @@
 // - the first answer (status, body, location/etag headers) is kept for 24 hours of sandbox
 //   time per (API key, method, path, key) and replayed with `idempotent-replay: true`;
 // - the same key with another body (canonical JSON hash) is a 409 idempotency_key_mismatch;
+// - the key sent again after its answer expired is a 409 idempotency_key_stale (facts.md):
+//   the expired key is remembered for STALE_RETENTION_MS more, then forgotten;
 // - a request whose key is still in flight waits for the first and replays its answer;
 // - 5xx answers are not kept, so the request can be retried with the same key;
 // - at most MAX_IDEMPOTENCY_ENTRIES answers are kept: past that the oldest go first (a
@@ -22,6 +24,8 @@ import { defineSlice, type Slice, type SliceContext, SnapshotError, type Store }
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Answers kept at most (each costs a few KB of memory and about 1 KB of data file). */
 export const MAX_IDEMPOTENCY_ENTRIES = 10_000;
+/** How long a key is still known as used (stale) after its answer expired. */
+export const STALE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 /** Response headers that belong to the answer and are replayed with it. */
 const REPLAYED_HEADERS = ['location', 'etag', 'last-modified', 'content-location'];
@@ -37,8 +41,15 @@ export interface CachedAnswer {
   body?: unknown;
 }
 
+/** A key whose answer expired: when (sandbox time, epoch ms). */
+interface StaleKey {
+  expired_ms: number;
+}
+
 export class IdempotencyCache implements Slice {
   private answers = new Map<string, CachedAnswer>();
+  /** Keys whose answers expired, until STALE_RETENTION_MS after their expiry. */
+  private stale = new Map<string, StaleKey>();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -50,16 +61,30 @@ export class IdempotencyCache implements Slice {
     const entry = this.answers.get(key);
     if (entry === undefined) return undefined;
     if (this.expired(entry)) {
-      this.answers.delete(key);
-      this.ctx.changed(key);
+      this.retire(key, entry);
       return undefined;
     }
     return entry;
   }
 
+  /** When the answer under `key` expired, while the key is still remembered as used. */
+  expiredAt(key: string): number | undefined {
+    const entry = this.answers.get(key);
+    if (entry !== undefined && this.expired(entry)) this.retire(key, entry);
+    const stale = this.stale.get(key);
+    if (stale === undefined) return undefined;
+    if (this.ctx.clock.nowMs() >= stale.expired_ms + STALE_RETENTION_MS) {
+      this.stale.delete(key);
+      this.ctx.changed(key);
+      return undefined;
+    }
+    return stale.expired_ms;
+  }
+
   put(key: string, answer: CachedAnswer): void {
     // A Map iterates in insertion order: the first entry is the oldest.
     this.answers.delete(key);
+    this.stale.delete(key);
     this.answers.set(key, answer);
     this.ctx.changed(key);
     this.evict();
@@ -80,51 +105,87 @@ export class IdempotencyCache implements Slice {
 
   reset(): void {
     this.answers.clear();
+    this.stale.clear();
   }
 
   isEmpty(): boolean {
-    return this.answers.size === 0;
+    return this.answers.size === 0 && this.stale.size === 0;
   }
 
-  /** Live entries as [key, answer] pairs (expired ones are dropped here). */
-  toJSON(): [string, CachedAnswer][] {
-    for (const [key, entry] of this.answers) if (this.expired(entry)) this.answers.delete(key);
-    return [...this.answers];
+  /**
+   * Live entries as [key, answer] pairs, then stale keys as [key, { expired_ms }] (expired
+   * answers turn stale here; stale keys past their retention are forgotten).
+   */
+  toJSON(): [string, CachedAnswer | StaleKey][] {
+    for (const [key, entry] of this.answers) if (this.expired(entry)) this.retire(key, entry);
+    const now = this.ctx.clock.nowMs();
+    for (const [key, stale] of this.stale) {
+      if (now >= stale.expired_ms + STALE_RETENTION_MS) {
+        this.stale.delete(key);
+        this.ctx.changed(key);
+      }
+    }
+    return [...this.answers, ...this.stale];
   }
 
-  /** Journal entries: one per kept answer (expired ones are left to their next read). */
-  entries(): IterableIterator<[string, unknown]> {
-    return this.answers.entries();
+  /** Journal entries: one per kept answer and per stale key (expired ones are left to their next read). */
+  *entries(): IterableIterator<[string, unknown]> {
+    yield* this.answers.entries();
+    yield* this.stale.entries();
   }
 
   entry(key: string): unknown {
-    return this.answers.get(key);
+    return this.answers.get(key) ?? this.stale.get(key);
   }
 
   loadEntry(key: string, value: unknown): void {
-    if (value === undefined) this.answers.delete(key);
-    else
-      this.answers.set(key, checkAnswer(value, `store.slices.idempotency[${JSON.stringify(key)}]`));
+    this.answers.delete(key);
+    this.stale.delete(key);
+    if (value === undefined) return;
+    const at = `store.slices.idempotency[${JSON.stringify(key)}]`;
+    const stale = staleKey(value);
+    if (stale !== undefined) this.stale.set(key, stale);
+    else this.answers.set(key, checkAnswer(value, at));
   }
 
   load(data: unknown): void {
     const base = 'store.slices.idempotency';
     if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of [key, answer]');
-    const entries = new Map<string, CachedAnswer>();
+    const answers = new Map<string, CachedAnswer>();
+    const stale = new Map<string, StaleKey>();
     for (const [i, item] of data.entries()) {
       const at = `${base}[${i}]`;
       if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') {
         throw new SnapshotError(at, 'must be a [key, answer] pair with a string key');
       }
-      entries.set(item[0], checkAnswer(item[1], at));
+      const s = staleKey(item[1]);
+      if (s !== undefined) stale.set(item[0], s);
+      else answers.set(item[0], checkAnswer(item[1], at));
     }
-    this.answers = entries;
+    this.answers = answers;
+    this.stale = stale;
     this.evict(false);
   }
 
   private expired(entry: CachedAnswer): boolean {
     return this.ctx.clock.nowMs() >= entry.created_ms + IDEMPOTENCY_TTL_MS;
   }
+
+  /** The answer under `key` expired: forget it, remember the key as used. */
+  private retire(key: string, entry: CachedAnswer): void {
+    this.answers.delete(key);
+    this.stale.set(key, { expired_ms: entry.created_ms + IDEMPOTENCY_TTL_MS });
+    this.ctx.changed(key);
+  }
+}
+
+/** A stale key's entry ({ expired_ms }), or undefined when `value` is not one. */
+function staleKey(value: unknown): StaleKey | undefined {
+  return isPlainObject(value) &&
+    Object.keys(value).length === 1 &&
+    typeof value['expired_ms'] === 'number'
+    ? { expired_ms: value['expired_ms'] }
+    : undefined;
 }
 
 function checkAnswer(answer: unknown, at: string): CachedAnswer {
@@ -138,7 +199,7 @@ function checkAnswer(answer: unknown, at: string): CachedAnswer {
   ) {
     throw new SnapshotError(
       at,
-      'answer must have created_ms (number), fingerprint (string), status (number) and headers (strings)',
+      'answer must have created_ms (number), fingerprint (string), status (number) and headers (strings), or be { expired_ms (number) } for a stale key',
     );
   }
   return answer as unknown as CachedAnswer;
@@ -207,6 +268,8 @@ export class Idempotency {
     ]);
 
     for (;;) {
+      const expiredMs = cache.expiredAt(cacheKey);
+      if (expiredMs !== undefined) throw stale(request.key, expiredMs);
       const cached = cache.get(cacheKey);
       if (cached !== undefined) {
         if (cached.fingerprint !== print) throw mismatch(request.key);
@@ -250,6 +313,14 @@ function mismatch(key: string): SandboxError {
     409,
     'idempotency_key_mismatch',
     `Idempotency-Key '${key}' was already used with a different request body; use a new key for a different request.`,
+  );
+}
+
+function stale(key: string, expiredMs: number): SandboxError {
+  return new SandboxError(
+    409,
+    'idempotency_key_stale',
+    `Idempotency-Key '${key}' was used by a request whose stored answer expired at ${new Date(expiredMs).toISOString()} (answers are kept for 24 hours): whether that request was applied cannot be replayed, and the key is not run again. Check the state it would have changed, then send the request with a new key.`,
   );
 }
 

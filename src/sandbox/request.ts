@@ -1,7 +1,8 @@
 // Reading a request the same way in every resource: a query parameter given at most once,
-// a boolean flag, the team of the path, the record object type of the path, and the record
-// a path names. Handlers import these from here, never from another resource's handlers.
+// a boolean flag, the team of the path, the record object type of the path, the record
+// a path names, and the list a body names (list_id or its deprecated name crm_id). Handlers import these from here, never from another resource's handlers.
 
+import { isUuid } from '../util/guards.ts';
 import { invalidRequest, notFound } from './errors.ts';
 import { isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
 import type { PathContext, RequestContext } from './resource.ts';
@@ -71,4 +72,24 @@ export function requireRecord(
     );
   }
   return record;
+}
+
+/**
+ * The list scope `body` names: `list_id`, or the deprecated `crm_id` when list_id is absent;
+ * both with different values is a 400 (fields under `at`: `body`, `body.options`). undefined
+ * when neither is present.
+ */
+export function listScope(body: Record<string, unknown>, at = 'body'): string | null | undefined {
+  const listId = body['list_id'] as string | null | undefined;
+  const crmId = body['crm_id'];
+  if (crmId === undefined) return listId;
+  if (crmId !== null && !(typeof crmId === 'string' && isUuid(crmId))) {
+    const message = 'crm_id (the deprecated name of list_id) must be a list id (a UUID) or null.';
+    throw invalidRequest(message, [{ field: `${at}.crm_id`, message, code: 'type' }]);
+  }
+  if (listId !== undefined && listId !== crmId) {
+    const message = `list_id (${listId}) and its deprecated name crm_id (${crmId}) differ; send list_id only.`;
+    throw invalidRequest(message, [{ field: `${at}.crm_id`, message, code: 'mismatch' }]);
+  }
+  return crmId;
 }

@@ -22,6 +22,8 @@ function defaults(type: string, file: string) {
     dateOrder: undefined,
     dedupeBy: undefined,
     caseInsensitive: false,
+    noUpdate: false,
+    createMissingOptions: false,
     listId: undefined,
     chunkSize: undefined,
     concurrency: 4,
@@ -74,6 +76,8 @@ describe('ws import: parsing', () => {
         '--dedupe-by',
         'email',
         '--case-insensitive',
+        '--no-update',
+        '--create-missing-options',
         '--list-id',
         LIST,
         '--chunk-size',
@@ -105,6 +109,8 @@ describe('ws import: parsing', () => {
         dateOrder: 'dmy',
         dedupeBy: 'email',
         caseInsensitive: true,
+        noUpdate: true,
+        createMissingOptions: true,
         listId: LIST,
         chunkSize: 500,
         concurrency: 4,
@@ -118,7 +124,8 @@ describe('ws import: parsing', () => {
           "ws import contacts 'My People.csv' --profile prod --delimiter semicolon --encoding latin1 " +
           '--map E-mail=email --map Notes= --map-file m.json --save-map out.json --skip Age ' +
           "--ignore-unknown --empty-as-null --array-sep '|' --date-format DMY --dedupe-by email " +
-          `--case-insensitive --list-id ${LIST} --chunk-size 500 --concurrency 4 --strict ` +
+          `--case-insensitive --no-update --create-missing-options --list-id ${LIST} ` +
+          '--chunk-size 500 --concurrency 4 --strict ' +
           '--failed-file bad.csv --results r.ndjson',
         // The same command on the failed rows: its own files and --resume left out.
         again: {
@@ -148,6 +155,28 @@ describe('ws import: parsing', () => {
       command: 'ws import deals - --dry-run',
       again: { head: ['ws', 'import', 'deals'], args: ['--dry-run'] },
     });
+    // Flags given after validate reach it (commander reads them into ws import's options).
+    assert.deepEqual(
+      await options([
+        'import',
+        'validate',
+        'deals',
+        'deals.csv',
+        '--create-missing-options',
+        '--dedupe-by',
+        'name',
+        '--no-update',
+      ]),
+      {
+        ...defaults('deals', 'deals.csv'),
+        dryRun: true,
+        createMissingOptions: true,
+        dedupeBy: 'name',
+        noUpdate: true,
+        // Only a resume hint uses the command, and a dry run has none.
+        command: 'ws import validate deals deals.csv',
+      },
+    );
     assert.deepEqual(await options(['import', 'deals', 'd.csv', '--no-wait']), {
       ...defaults('deals', 'd.csv'),
       wait: false,
@@ -231,6 +260,7 @@ describe('ws import: parsing', () => {
       [['import', 'c', 'f.csv', '--date-format', 'ymd'], /--date-format takes dmy .* not "ymd"/],
       [['import', 'c', 'f.csv', '--list-id', 'L'], /--list-id "L" is not a list id \(a UUID\)/],
       [['import', 'c', 'f.csv', '--case-insensitive'], /--case-insensitive applies to --dedupe-by/],
+      [['import', 'c', 'f.csv', '--no-update'], /--no-update applies to --dedupe-by/],
       [['import', 'c', 'f.csv', '--array-sep', ''], /--array-sep cannot be empty/],
       [
         ['import', 'c', 'f.csv', '--resume', '--dry-run'],

@@ -226,6 +226,8 @@ describe('ws props: parsing', () => {
         icon: null,
         group: null,
         sortIndex: null,
+        enabled: undefined,
+        listId: undefined,
       },
     );
     assert.deepEqual(await options(['props', 'options', 'update', 'deal', 'stage', 'won']), {
@@ -235,7 +237,35 @@ describe('ws props: parsing', () => {
       value: undefined,
       slug: undefined,
       ...NO_FIELDS,
+      enabled: undefined,
+      listId: undefined,
     });
+    assert.deepEqual(
+      await options([
+        'props',
+        'options',
+        'update',
+        'deal',
+        'stage',
+        'won',
+        '--disable',
+        '--list-id',
+        LIST,
+      ]),
+      {
+        objectType: 'deal',
+        property: 'stage',
+        option: 'won',
+        value: undefined,
+        slug: undefined,
+        ...NO_FIELDS,
+        enabled: false,
+        listId: LIST,
+      },
+    );
+    const argv = ['props', 'options', 'update', 'deal', 'stage', 'won', '--enable', '--no-list-id'];
+    const cleared = (await options(argv)) as Record<string, unknown>;
+    assert.deepEqual([cleared['enabled'], cleared['listId']], [true, null]);
   });
 
   it('export, diff and apply', async () => {

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
+import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import { runWs, scriptedPrompter } from '../helpers/run.ts';
 import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
 
@@ -403,6 +404,30 @@ describe('ws props delete', () => {
     assert.deepEqual(own('contact'), []);
   });
 
+  it('a property records hold values for: the API refuses, and ws says how to find them', async () => {
+    await create('--name', 'Lead source', '--type', 'str');
+    const records = recordsOf(t.sandbox.store);
+    const held = records.create('contact', { default: { name: 'A', lead_source: 'web' } });
+    records.create('contact', { default: { name: 'B' } });
+    const r = await ws(['props', 'delete', 'contact', 'lead_source', '--yes']);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /cannot be deleted: 1 contact record holds a value for it/);
+    assert.match(
+      r.stderr,
+      /Count them with `ws records count contact --where lead_source:is_not_null`, list them with `ws records list contact --where lead_source:is_not_null`, clear or change those values, then delete the property again\./,
+    );
+    assert.equal(own('contact').length, 1);
+    // The command the hint names counts exactly those records.
+    const count = await ws(['records', 'count', 'contact', '--where', 'lead_source:is_not_null']);
+    assert.equal(count.code, 0, count.stderr);
+    assert.equal(count.stdout.trim(), '1');
+    records.update('contact', held.id, { default: { lead_source: null } });
+    const gone = await ws(['props', 'delete', 'contact', 'lead_source', '--yes']);
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.deepEqual(own('contact'), []);
+    records.reset();
+  });
+
   it('exits 6 for a shared default', async () => {
     const r = await ws(['props', 'delete', 'contact', 'email', '--yes']);
     assert.equal(r.code, 6);
@@ -472,6 +497,40 @@ describe('ws props options', () => {
       own('contact')[0]!.options!.map((o) => o.slug),
       ['trade_show', 'web'],
     );
+    const LIST = '0a0a0a0a-0000-4000-8000-00000000000a';
+    const hidden = await ws([
+      'props',
+      'options',
+      'update',
+      'contact',
+      'lead_source',
+      'web',
+      '--disable',
+      '--list-id',
+      LIST,
+      '--description',
+      'From the site',
+      '--json',
+    ]);
+    assert.equal(hidden.code, 0, hidden.stderr);
+    const body = JSON.parse(hidden.stdout);
+    assert.deepEqual(
+      [body.enabled, body.list_id, body.description],
+      [false, LIST, 'From the site'],
+    );
+    const shown = await ws([
+      'props',
+      'options',
+      'update',
+      'contact',
+      'lead_source',
+      'web',
+      '--enable',
+      '--no-list-id',
+    ]);
+    assert.equal(shown.code, 0, shown.stderr);
+    const web = own('contact')[0]!.options!.find((o) => o.slug === 'web')!;
+    assert.deepEqual([web.enabled, web.list_id], [true, null]);
     const refused = await ws(['props', 'options', 'remove', 'contact', 'lead_source', 'web']);
     assert.equal(refused.code, 2);
     const yes = scriptedPrompter({ 'Remove the option "Web" (web)': true });

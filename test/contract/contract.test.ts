@@ -368,6 +368,41 @@ describe('validateRequest', () => {
     );
   });
 
+  it('import options: those the official client sends, dedupe_by as one slug or [slug]', () => {
+    const importing = (options: Record<string, unknown>) =>
+      contract.validateRequest('importRecords', req({ body: { objects: [{}], options } }));
+    assert.deepEqual(
+      importing({
+        dedupe_by: ['email'],
+        caseInsensitive: false,
+        update_existing: false,
+        create_missing_options: true,
+        require_list_stage: true,
+        crm_id: ID,
+      }),
+      [],
+    );
+    assert.deepEqual(importing({ dedupe_by: 'email', list_id: ID }), []);
+    assert.deepEqual(importing({ dedupe_by: ['email', 'name'] }), [
+      {
+        field: 'body.options.dedupe_by',
+        code: 'max_items',
+        message:
+          'holds one slug at most; rows are matched by one property (send "dedupe_by":"<slug>")',
+      },
+    ]);
+    assert.deepEqual(fields(importing({ dedupe_by: [] })), ['body.options.dedupe_by:min_items']);
+    assert.deepEqual(fields(importing({ dedupe_by: 3 })), ['body.options.dedupe_by:type']);
+    assert.deepEqual(fields(importing({ update_existing: 'no' })), [
+      'body.options.update_existing:type',
+    ]);
+    assert.deepEqual(fields(importing({ crm_id: 'list-1' })), ['body.options.crm_id:format']);
+    // Still closed: a misspelt option is refused rather than ignored.
+    assert.deepEqual(fields(importing({ updateExisting: false })), [
+      'body.options.updateExisting:unknown_field',
+    ]);
+  });
+
   it('reports a missing body and missing required body fields', () => {
     const noBody = contract.validateRequest('createRecord', req());
     assert.deepEqual(noBody, [{ field: 'body', message: 'is required', code: 'required' }]);

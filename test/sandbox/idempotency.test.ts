@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fingerprint, idempotencySlice } from '../../src/sandbox/idempotency.ts';
+import {
+  fingerprint,
+  idempotencySlice,
+  STALE_RETENTION_MS,
+} from '../../src/sandbox/idempotency.ts';
 import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
+import type { RunningSandbox } from '../../src/sandbox/sandbox.ts';
 import { canonicalJson } from '../../src/util/canonical-json.ts';
 import {
   call,
@@ -10,6 +16,7 @@ import {
   SandboxError,
   startFor,
   type TestHooks,
+  tempDir,
   withTestRoutes,
 } from './helpers.ts';
 
@@ -92,17 +99,53 @@ describe('Idempotency-Key', () => {
     assert.equal(longest.status, 201);
   });
 
-  test('the answer is kept for 24 hours of sandbox time', async (t) => {
+  test('the answer is kept for 24 hours of sandbox time; then the key is stale: 409, not run again', async (t) => {
     const { sandbox, hooks, create } = await setup(t);
+    const advance = (seconds: number) =>
+      call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { seconds } });
     await create('key-5');
-    sandbox.store.clock.advance(24 * 3600 - 1);
+    assert.equal((await advance(24 * 3600 - 1)).status, 200);
     const within = await create('key-5');
     assert.equal(within.headers['idempotent-replay'], 'true');
-    sandbox.store.clock.advance(1);
-    const expired = await create('key-5', { default: { name: 'Other body is fine now' } });
-    assert.equal(expired.status, 201);
-    assert.equal(expired.headers['idempotent-replay'], undefined);
-    assert.equal(hooks.creates, 2);
+    await advance(1);
+    for (const body of [undefined, { default: { name: 'Another body' } }]) {
+      const stale = await create('key-5', body);
+      assert.equal(stale.status, 409, stale.text);
+      assert.equal(stale.body.error.code, 'idempotency_key_stale');
+      assert.match(
+        stale.body.error.message,
+        /^Idempotency-Key 'key-5' was used by a request whose stored answer expired at \d{4}-\d\d-\d\dT[\d:.]+Z \(answers are kept for 24 hours\): .*send the request with a new key\.$/,
+      );
+    }
+    assert.equal(hooks.creates, 1, 'a stale key never runs the request again');
+    // Another key is a new request.
+    assert.equal((await create('key-5b')).status, 201);
+    // Keys are remembered for 30 days after their answer expired, then forgotten.
+    await advance(STALE_RETENTION_MS / 1000 - 1);
+    assert.equal((await create('key-5')).status, 409);
+    await advance(1);
+    const forgotten = await create('key-5');
+    assert.equal(forgotten.status, 201);
+    assert.equal(hooks.creates, 3);
+  });
+
+  test('a stale key stays stale across a restart with a data file', async (t) => {
+    const file = join(await tempDir(t), 'sandbox.json');
+    const create = (sandbox: RunningSandbox) =>
+      call(sandbox, 'POST', prism(sandbox, 'contact'), {
+        body: { default: { name: 'Ada' } },
+        headers: { 'idempotency-key': 'persisted-stale' },
+      });
+    const first = await startFor(t, { dataFile: file });
+    assert.equal((await create(first)).status, 201);
+    first.store.clock.advance(24 * 3600);
+    assert.equal((await create(first)).body.error.code, 'idempotency_key_stale');
+    await first.close();
+    const second = await startFor(t, { dataFile: file });
+    const again = await create(second);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'idempotency_key_stale');
+    assert.equal(recordsOf(second.store).count('contact'), 1);
   });
 
   test('a second request while the first is in flight waits for it and replays its answer', async (t) => {

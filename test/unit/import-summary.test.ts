@@ -58,6 +58,7 @@ describe('the summary of an import', () => {
       updated: 2,
       unchanged: 0,
       failed: 0,
+      update_existing: true,
       pending: 0,
       blank: 1,
       failed_file: null,
@@ -68,6 +69,12 @@ describe('the summary of an import', () => {
       resume_command: null,
     });
     assert.equal(importSummary(end({ dryRun: true, counts: { read: 4, failed: 1 } })).valid, 3);
+    // --no-update and --create-missing-options: their fields, and the summary's words.
+    const kept = end({ noUpdate: true, newOptions: [{ property: 'tier', value: 'Gold' }] });
+    assert.equal(importSummary(kept).update_existing, false);
+    assert.deepEqual(importSummary(kept).new_options, [{ property: 'tier', value: 'Gold' }]);
+    assert.match(printed(kept), /existing, left unchanged +0\n/);
+    assert.match(printed(kept), /1 option new \(tier: Gold\)/);
     assert.equal(endError(importSummary(e), e), undefined);
   });
 

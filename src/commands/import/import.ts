@@ -21,6 +21,7 @@ import { withRetries } from '../../import/send.ts';
 import { endError, type ImportEnd, importSummary, summaryView } from '../../import/summary.ts';
 import { printSummary } from '../../output/summary.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
+import { invalidateDefinitions } from '../../schema/definitions-cache.ts';
 import { monotonicMs } from '../../util/time.ts';
 
 /**
@@ -96,6 +97,10 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
         },
         deps,
       );
+      // Options the import created: the cached definitions of the type lack them.
+      if (!opts.dryRun && (outcome.newOptions?.length ?? 0) > 0) {
+        await invalidateDefinitions(deps, type);
+      }
     }
     report(opts, deps, {
       ...outcome,
@@ -103,6 +108,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       file: opts.file,
       path: source.path,
       dryRun: opts.dryRun,
+      noUpdate: opts.noUpdate === true,
       durationMs: monotonicMs() - started,
       rateMs: monotonicMs() - sending,
       again: opts.again,

@@ -24,7 +24,10 @@ Mapping: a header matches a property by slug, then by name (case and spaces igno
 --map "Header=slug", --map-file, --skip. Unknown columns stop the import (exit 2) unless
 --ignore-unknown; on a terminal they are asked about.
 Values are typed by the property definitions; empty cells are left out (--empty-as-null
-sends null). Lists split on ";" (--array-sep). Dates: YYYY-MM-DD, YYYY/MM/DD,
+sends null). A select value that names no option fails its row, unless
+--create-missing-options (the import creates the option; a dry run lists them).
+--dedupe-by SLUG updates the records it matches; with --no-update it leaves them as they
+are (counted as existing, left unchanged). Lists split on ";" (--array-sep). Dates: YYYY-MM-DD, YYYY/MM/DD,
 DD.MM.YYYY, NN/NN/YYYY when unambiguous (else --date-format dmy|mdy), ISO date-times.
 
 Files: failed rows go to FILE.failed.csv (next to FILE; stdin-TIME.failed.csv here for
@@ -62,6 +65,11 @@ function importFlags(cmd: Command): Command {
     .option('--date-format <order>', 'read NN/NN/YYYY dates as dmy or mdy')
     .option('--dedupe-by <slug>', 'match existing records by this property and update them')
     .option('--case-insensitive', 'match --dedupe-by values ignoring case')
+    .option('--no-update', 'with --dedupe-by: leave matched records as they are')
+    .option(
+      '--create-missing-options',
+      'create the options that select values name and their property lacks',
+    )
     .option('--list-id <id>', 'import into this list (properties scoped to it)')
     .option(
       '--chunk-size <n>',
@@ -106,6 +114,13 @@ function parseOpts(
   if (f.boolean('--case-insensitive') && dedupeBy === undefined) {
     throw new UsageError('--case-insensitive applies to --dedupe-by: give --dedupe-by SLUG too.');
   }
+  const noUpdate = f.toggle('--update') === false;
+  if (noUpdate && dedupeBy === undefined) {
+    throw new UsageError(
+      '--no-update applies to --dedupe-by: without it no row matches an existing record.',
+      'Give --dedupe-by SLUG too.',
+    );
+  }
   const arraySep = f.string('--array-sep') ?? ';';
   if (arraySep === '') throw new UsageError('--array-sep cannot be empty.');
   const dryRun = validate || f.boolean('--dry-run');
@@ -135,6 +150,8 @@ function parseOpts(
     dateOrder: dateOrder as 'dmy' | 'mdy' | undefined,
     dedupeBy,
     caseInsensitive: f.boolean('--case-insensitive'),
+    noUpdate,
+    createMissingOptions: f.boolean('--create-missing-options'),
     listId,
     chunkSize: f.integer('--chunk-size', 1, 100_000),
     concurrency: f.integer('--concurrency', 1, 32) ?? DEFAULT_CONCURRENCY,

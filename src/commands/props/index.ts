@@ -254,7 +254,11 @@ Examples:
       .command('update <type> <property> <option>')
       .description('Change an option (option: slug or id)')
       .option('--value <value>', 'new display value')
-      .option('--slug <slug>', 'new slug'),
+      .option('--slug <slug>', 'new slug')
+      .option('--enable', 'offer the option again')
+      .option('--disable', 'hide the option (records keep it)')
+      .option('--list-id <id>', 'show the option on this list only')
+      .option('--no-list-id', 'show the option on every list'),
     true,
   )
     .addHelpText(
@@ -262,10 +266,12 @@ Examples:
       examples([
         'ws props options update contact lead_source trade_show --value "Trade fair"',
         'ws props options update contact lead_source trade_show --no-color-scheme',
+        'ws props options update contact lead_source trade_show --disable',
       ]),
     )
     .action((type: string, property: string, option: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
+      f.exclusive('--enable', '--disable');
       return ctx.invoke(cmd, async () => (await verbs()).optionsUpdateVerb, {
         objectType: type,
         property,
@@ -273,6 +279,8 @@ Examples:
         value: f.string('--value'),
         slug: f.string('--slug'),
         ...optionFields(f),
+        enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
+        listId: f.clearable('--list-id'),
       });
     });
 

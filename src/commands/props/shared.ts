@@ -89,6 +89,7 @@ export const optionColumns: Column<PropertyOption>[] = [
   { key: 'sort_index', header: 'ORDER', align: 'right' },
   { key: 'description' },
   { key: 'icon', default: false },
+  { key: 'enabled', default: false },
   { key: 'list_id', default: false },
 ];
 

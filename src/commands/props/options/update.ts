@@ -23,6 +23,10 @@ export interface OptionsUpdateOptions extends OptionFields {
   option: string;
   value?: string | undefined;
   slug?: string | undefined;
+  /** --enable / --disable. */
+  enabled?: boolean | undefined;
+  /** --list-id (null: --no-list-id, every list). */
+  listId?: string | null | undefined;
 }
 
 export async function run(opts: OptionsUpdateOptions, deps: Deps): Promise<void> {
@@ -33,11 +37,13 @@ export async function run(opts: OptionsUpdateOptions, deps: Deps): Promise<void>
     ...(opts.value !== undefined ? { value: opts.value } : {}),
     ...(opts.slug !== undefined ? { slug: opts.slug } : {}),
     ...optionFields(opts),
+    ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
+    ...(opts.listId !== undefined ? { list_id: opts.listId } : {}),
   };
   if (Object.keys(changes).length === 0) {
     throw new UsageError(
       'Nothing to update.',
-      'Pass at least one of --value, --slug, --color, --description, --icon, --group, --sort-index (--no-color and the like clear a field).',
+      'Pass at least one of --value, --slug, --color-scheme, --description, --icon, --group, --sort-index, --enable, --disable, --list-id (--no-color-scheme and the like clear a field).',
     );
   }
   const prop = await resolveDefinition(deps, type, opts.property, { notFound: true });

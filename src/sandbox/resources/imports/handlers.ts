@@ -3,7 +3,7 @@
 
 import { notFound } from '../../errors.ts';
 import type { ObjectType } from '../../object-types.ts';
-import { teamOf } from '../../request.ts';
+import { listScope, teamOf } from '../../request.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
 import {
   finishedView,
@@ -19,7 +19,8 @@ import { runnerOf } from './runner.ts';
 
 interface ImportBody {
   objects: ImportRow[];
-  options?: ImportOptions;
+  /** As the contract lets them in: dedupe_by a slug or [slug], crm_id beside list_id. */
+  options?: Record<string, unknown>;
 }
 
 /**
@@ -30,7 +31,7 @@ export function importRecords(ctx: RequestContext): Reply {
   const teamId = teamOf(ctx);
   const type = ctx.params['objectType'] as ObjectType;
   const body = ctx.body as ImportBody;
-  const options = body.options ?? {};
+  const options = importOptions(body.options ?? {});
   let reply: Reply;
   if (body.objects.length < SYNC_LIMIT) {
     reply = { status: 200, body: importNow(ctx, teamId, type, body.objects, options) };
@@ -42,6 +43,20 @@ export function importRecords(ctx: RequestContext): Reply {
   // Start the new job's steps (and resume jobs restored from a data file).
   runnerOf(ctx.store).kick();
   return reply;
+}
+
+/**
+ * The options as the importer reads them: `dedupe_by` as one slug (the contract lets an
+ * array of one in, and refuses more), `crm_id` read as `list_id` (both differing: 400).
+ */
+function importOptions(given: Record<string, unknown>): ImportOptions {
+  const { dedupe_by, crm_id: _crmId, list_id: _listId, ...rest } = given;
+  const options: ImportOptions = rest as ImportOptions;
+  const slug = Array.isArray(dedupe_by) ? dedupe_by[0] : dedupe_by;
+  if (typeof slug === 'string') options.dedupe_by = slug;
+  const listId = listScope(given, 'body.options');
+  if (typeof listId === 'string') options.list_id = listId;
+  return options;
 }
 
 /** A synchronous import: the rows attempted in this request; the job is not kept. */

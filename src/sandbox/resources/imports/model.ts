@@ -45,10 +45,20 @@ export interface RowResult {
   error?: ImportError;
 }
 
+/**
+ * An import's options as the importer reads them (handlers.ts turns the wire's forms into
+ * these: `dedupe_by` as one slug, `crm_id` as `list_id`); kept with a job while it runs.
+ */
 export interface ImportOptions {
   dedupe_by?: string;
   caseInsensitive?: boolean;
   list_id?: string;
+  /** Default true: a row that matches a record by dedupe_by patches it. */
+  update_existing?: boolean;
+  /** A select value that names no option creates it (default false). */
+  create_missing_options?: boolean;
+  /** With list_id: a row whose record would have no list stage fails (default false). */
+  require_list_stage?: boolean;
 }
 
 /** One object of an import body: a record write. */

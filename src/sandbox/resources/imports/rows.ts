@@ -5,7 +5,8 @@
 // With `dedupe_by`, rows are matched against an index of the records' values of that property,
 // built once per importer (per job), so the cost of a row never grows with the number of
 // records. Records created by earlier rows go into the index, so a file that names the same
-// key twice creates one record and patches it. An importer that ends hands its index on to
+// key twice creates one record and patches it (with `update_existing: false` a matched record
+// is left as it is). An importer that ends hands its index on to
 // the next importer of the same property, as long as no other write happened in between (the
 // records' generation says so): the chunks of one large import then read every record once,
 // not once per chunk.
@@ -15,13 +16,14 @@ import { isPlainObject, own } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
 import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
-import { definitionIn, type Scope } from '../properties/scope.ts';
+import { definitionIn, definitionsIn, type Scope } from '../properties/scope.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import type { WriteCause } from '../records/events.ts';
 import { newRecord, type RecordsModel, recordsOf } from '../records/model.ts';
 import type { RecordChanges, StoredRecord, Values } from '../records/types.ts';
 import { checkWrite, isEmptyValue, normaliseValue, type RecordInput } from '../records/values.ts';
 import type { ImportError, ImportOptions, ImportRow, RowResult } from './model.ts';
+import { createMissingOptions } from './options.ts';
 
 /** How many matching record ids a dedupe_conflict message names. */
 const IDS_SHOWN = 3;
@@ -48,6 +50,10 @@ export class RowImporter {
   private readonly listId: string | null;
   private readonly dedupe: PropertyDefinition | undefined;
   private readonly caseInsensitive: boolean;
+  private readonly updateExisting: boolean;
+  private readonly createOptions: boolean;
+  /** With require_list_stage and a list: the list's stage definition (null: it has none). */
+  private readonly stage: PropertyDefinition | null | undefined;
   /** The job-level problem that stops every row, if any. */
   readonly problem: ImportError | undefined;
   /** Built (or taken over) on first use. */
@@ -62,6 +68,14 @@ export class RowImporter {
     this.cause = { source: 'import', teamId };
     this.listId = options.list_id ?? null;
     this.caseInsensitive = options.caseInsensitive === true;
+    this.updateExisting = options.update_existing !== false;
+    this.createOptions = options.create_missing_options === true;
+    if (options.require_list_stage === true && this.listId !== null) {
+      const listScope = { ...this.workspace, listId: this.listId };
+      // The list's own stage definition before a workspace one (the deal's shared `stage`).
+      const stages = definitionsIn(listScope).filter((d) => d.alias === 'app_stage');
+      this.stage = stages.find((d) => d.list_id === this.listId) ?? stages[0] ?? null;
+    }
     const slug = options.dedupe_by;
     if (slug !== undefined) {
       this.dedupe = definitionIn({ ...this.workspace, listId: this.listId }, slug);
@@ -82,9 +96,15 @@ export class RowImporter {
       });
     }
     const match = matches[0];
+    if (match !== undefined && !this.updateExisting) {
+      return { id: match.id, created: false, existing: true, updated: false, input_index: index };
+    }
+    const noStage = this.stage === undefined ? undefined : this.stageProblem(input, match);
+    if (noStage !== undefined)
+      return failed(index, match?.id ?? null, match !== undefined, noStage);
     let changes: RecordChanges;
     try {
-      changes = checkWrite(this.workspace, input, match === undefined ? 'create' : 'patch', match);
+      changes = this.check(input, match);
     } catch (err) {
       if (!(err instanceof SandboxError)) throw err;
       return failed(index, match?.id ?? null, match !== undefined, rowError(err));
@@ -103,6 +123,50 @@ export class RowImporter {
     this.wrote(generation);
     if (key !== undefined) this.remember(key, record.id);
     return { id: record.id, created: true, existing: false, updated: false, input_index: index };
+  }
+
+  /**
+   * The write's changes (see checkWrite); with create_missing_options, a write refused only
+   * for select values that name no option is tried again once those options exist.
+   */
+  private check(input: RecordInput, match: Readonly<StoredRecord> | undefined): RecordChanges {
+    const mode = match === undefined ? 'create' : 'patch';
+    try {
+      return checkWrite(this.workspace, input, mode, match);
+    } catch (err) {
+      if (!this.createOptions || !(err instanceof SandboxError)) throw err;
+      if (!createMissingOptions(this.workspace, input, err)) throw err;
+      return checkWrite(this.workspace, input, mode, match);
+    }
+  }
+
+  /**
+   * require_list_stage: the row's error when its record would have no list stage (the row
+   * gives none, or clears it, and the matched record has none), or when the list has none.
+   */
+  private stageProblem(
+    input: RecordInput,
+    match: Readonly<StoredRecord> | undefined,
+  ): ImportError | undefined {
+    const def = this.stage;
+    if (def === null) {
+      return {
+        code: 'list_stage_required',
+        message: `require_list_stage is set, but list ${this.listId} has no stage property (a ${this.type} property with alias app_stage): no row can carry a stage. Leave require_list_stage out, or import into a list with a pipeline.`,
+      };
+    }
+    const given = valuesFor(def!, input.default, input.list);
+    const value =
+      given !== undefined && Object.hasOwn(given, def!.slug)
+        ? given[def!.slug]
+        : match === undefined
+          ? undefined
+          : valuesFor(def!, match.default, match.lists)?.[def!.slug];
+    if (!isEmptyValue(value)) return undefined;
+    return {
+      code: 'list_stage_required',
+      message: `require_list_stage is set and the row gives no ${def!.slug} (the stage of list ${this.listId}); give every row a stage, or leave require_list_stage out.`,
+    };
   }
 
   /**

@@ -207,6 +207,7 @@ function build(objectType: PropertyObjectType, spec: Spec): PropertyDefinition {
         icon: null,
         option_group: null,
         sort_index: i,
+        enabled: true,
         list_id: null,
         crm_id: null,
       };

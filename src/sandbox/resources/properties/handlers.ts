@@ -2,9 +2,8 @@
 // model. The request has passed the contract at the door (types, enums, formats), so the
 // handlers only read it; the model applies the rules.
 
-import { isUuid } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
-import { queryFlag, queryValue, teamOf } from '../../request.ts';
+import { listScope, queryFlag, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
 import { type PropertiesModel, propertiesOf } from './model.ts';
@@ -177,25 +176,6 @@ export function deletePropertyOption(ctx: RequestContext): Reply {
 }
 
 // ---------------------------------------------------------------- helpers
-
-/**
- * The list scope a body names: `list_id`, or the deprecated `crm_id` when list_id is
- * absent; both with different values is a 400. undefined when neither is present.
- */
-function listScope(body: Body): string | null | undefined {
-  const listId = body['list_id'] as string | null | undefined;
-  const crmId = body['crm_id'];
-  if (crmId === undefined) return listId;
-  if (crmId !== null && !(typeof crmId === 'string' && isUuid(crmId))) {
-    const message = 'crm_id (the deprecated name of list_id) must be a list id (a UUID) or null.';
-    throw invalidRequest(message, [{ field: 'body.crm_id', message, code: 'type' }]);
-  }
-  if (listId !== undefined && listId !== crmId) {
-    const message = `list_id (${listId}) and its deprecated name crm_id (${crmId}) differ; send list_id only.`;
-    throw invalidRequest(message, [{ field: 'body.crm_id', message, code: 'mismatch' }]);
-  }
-  return crmId;
-}
 
 /** Copy the fields of `body` that are present into `target`. */
 function copy<T extends object>(body: Body, target: T, fields: readonly string[]): void {

@@ -58,6 +58,7 @@ export function addOption(def: PropertyDefinition, input: NewOption, at: string)
     icon: input.icon ?? null,
     option_group: input.option_group ?? null,
     sort_index: input.sort_index === undefined ? last + 1 : input.sort_index,
+    enabled: input.enabled ?? true,
     list_id: listId,
     crm_id: listId,
   };

@@ -50,6 +50,8 @@ function parseOption(item: unknown, at: string): PropertyOption {
     option_group: [orNull(isString), 'a string or null'],
     sort_index: [orNull((v) => typeof v === 'number' && Number.isFinite(v)), 'a number or null'],
     list_id: [orNull(isUuid), 'a UUID or null'],
+    // Data files written before options had `enabled` leave it out: enabled.
+    enabled: [(v) => v === undefined || typeof v === 'boolean', 'a boolean'],
   });
   checkMirror(item, at);
   const o = item as unknown as PropertyOption;
@@ -62,6 +64,7 @@ function parseOption(item: unknown, at: string): PropertyOption {
     icon: o.icon,
     option_group: o.option_group,
     sort_index: o.sort_index,
+    enabled: o.enabled ?? true,
     list_id: o.list_id,
     crm_id: o.list_id,
   };

@@ -14,6 +14,11 @@ export interface PropertyOption {
   icon: string | null;
   option_group: string | null;
   sort_index: number | null;
+  /**
+   * A display setting, as on definitions (default true): a disabled option still names a
+   * value that records may hold and writes may give.
+   */
+  enabled: boolean;
   /** null: the option shows on every list the definition shows on. */
   list_id: string | null;
   /** Deprecated mirror of list_id. */
@@ -55,6 +60,7 @@ export interface NewOption {
   icon?: string | null;
   option_group?: string | null;
   sort_index?: number | null;
+  enabled?: boolean;
   list_id?: string | null;
 }
 
@@ -88,6 +94,7 @@ export const OPTION_FIELDS = [
   'icon',
   'option_group',
   'sort_index',
+  'enabled',
 ] as const;
 
 export type OptionChanges = Partial<Omit<PropertyOption, 'id' | 'crm_id'>> & { value?: string };

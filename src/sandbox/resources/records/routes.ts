@@ -21,6 +21,7 @@ import {
   updateRecord,
   upsertRecordByValue,
 } from './handlers.ts';
+import { refuseDeletingUsedProperties } from './in-use.ts';
 import { recordsSlice } from './model.ts';
 
 const BASE = '/v2/prism/{teamId}/{objectType}';
@@ -50,4 +51,5 @@ export const recordsResource: Resource = {
     route('POST', '/{id}/duplicate', 'duplicateRecord', duplicateRecord),
     route('POST', '/{id}/restore', 'restoreRecord', restoreRecord),
   ],
+  subscribe: refuseDeletingUsedProperties,
 };
