@@ -45,6 +45,18 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     load: async () => (await import('./commands/views/index.ts')).registerViews,
   },
   {
+    names: ['automations', 'automation'],
+    load: async () => (await import('./commands/automations/index.ts')).registerAutomations,
+  },
+  {
+    names: ['webhooks', 'webhook'],
+    load: async () => (await import('./commands/webhooks/index.ts')).registerWebhooks,
+  },
+  {
+    names: ['deliveries', 'delivery'],
+    load: async () => (await import('./commands/deliveries/index.ts')).registerDeliveries,
+  },
+  {
     names: ['completion'],
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
   },

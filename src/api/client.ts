@@ -2,7 +2,7 @@
 // retries with backoff, the rate limit, debug traces with secrets redacted, and
 // one ApiError for every non-2xx answer. How the bytes travel is a transport's business
 // (transport.ts): node:http for one-shot commands, undici's pool for long concurrent work.
-import { isAbortError, NetworkError, UsageError } from '../errors.ts';
+import { isAbortError, NetworkError, UsageError, WsError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 import { reason, toApiError } from './errors.ts';
@@ -41,6 +41,8 @@ export interface RequestInit {
   signal?: AbortSignal | undefined;
   /** Return non-2xx answers (after retries) instead of throwing; see `errorOf`. */
   acceptErrors?: boolean;
+  /** Accept a 2xx body that is not JSON (`ws api` prints it as is); otherwise it is an error. */
+  anyBody?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -149,6 +151,42 @@ function describeNetworkError(err: unknown): { text: string; retryable: boolean 
     default:
       return { text: e.message ?? String(err), retryable: true };
   }
+}
+
+/** An answer over the transport's cap (transport.ts MAX_ANSWER_BYTES). */
+function answerTooLargeError(
+  err: Error & { maxBytes: number; requestId?: string },
+  req: { method: string; apiPath: string },
+): WsError {
+  const mib = Math.round(err.maxBytes / (1024 * 1024));
+  const id = err.requestId ? ` (request id ${err.requestId})` : '';
+  return new WsError(
+    `The answer to ${req.method} ${req.apiPath} is larger than ${mib} MiB, the most ws reads${id}; it was not read.`,
+    {
+      code: 'answer_too_large',
+      cause: err,
+      hint: 'Ask for less at once (a smaller --limit, fewer properties with --select); if the service should not send this much, quote the request id.',
+    },
+  );
+}
+
+/** A 2xx answer whose body is not JSON: name it with the request id and its first bytes. */
+function notJsonError(ans: {
+  status: number;
+  method: string;
+  apiPath: string;
+  requestId: string | undefined;
+  text: string;
+}): WsError {
+  const head = ans.text.slice(0, 80);
+  const shown = JSON.stringify(head) + (ans.text.length > head.length ? '…' : '');
+  return new WsError(
+    `The service answered ${ans.status} to ${ans.method} ${ans.apiPath} with a body that is not JSON (request id ${ans.requestId ?? 'none'}); it begins ${shown}.`,
+    {
+      code: 'bad_answer',
+      hint: 'Check that the base URL points at the API (not a web page or a proxy). If it does, quote the request id.',
+    },
+  );
 }
 
 export class ApiClient {
@@ -275,6 +313,12 @@ export class ApiClient {
       } catch (err) {
         release();
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
+        if ((err as { code?: string }).code === 'ANSWER_TOO_LARGE') {
+          throw answerTooLargeError(err as Error & { maxBytes: number; requestId?: string }, {
+            method,
+            apiPath,
+          });
+        }
         const why = describeNetworkError(err);
         io.debug(`← network error after ${Math.round(monotonicMs() - started)}ms: ${why.text}`);
         if (why.retryable && attempt < maxAttempts) {
@@ -330,12 +374,15 @@ export class ApiClient {
         });
       }
       let parsed: unknown;
-      if (text !== '' && /json/i.test(resHeaders['content-type'] ?? 'application/json')) {
+      if (text !== '') {
         try {
           parsed = JSON.parse(text);
         } catch {
           parsed = undefined;
         }
+      }
+      if (parsed === undefined && text.trim() !== '' && !init.anyBody && status < 300) {
+        throw notJsonError({ status, method, apiPath, requestId, text });
       }
       return {
         status,

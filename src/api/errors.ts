@@ -99,6 +99,12 @@ export function toApiError(ans: RawAnswer): ApiError {
   }
 
   let hint: string | undefined;
+  if (ans.status >= 300 && ans.status < 400) {
+    const location = ans.headers['location'];
+    message = `The service answered ${ans.status} ${reason(ans.status)}, redirecting to ${location ? location : '(no Location header)'}; ws does not follow redirects, so the API key is only ever sent to ${new URL(ans.url).origin}.`;
+    hint =
+      'If the API has moved, update the base URL of the profile (`ws profile add NAME --base-url URL`).';
+  }
   switch (ans.status) {
     case 401:
       message = `No API key was sent, or the service did not receive it (HTTP 401): ${message}`;

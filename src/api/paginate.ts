@@ -16,8 +16,10 @@ export interface PaginateOptions {
   limit?: number | undefined;
   /** Read to the end (wins over limit). */
   all?: boolean | undefined;
-  /** Items per request, at most 50. */
+  /** Items per request, at most `maxPageSize`. */
   pageSize?: number | undefined;
+  /** The largest page the endpoint serves (default 50; the delivery listings serve 100). */
+  maxPageSize?: number | undefined;
 }
 
 export interface PageEvent<T> {
@@ -38,7 +40,8 @@ export async function* paginate<T>(
   fetchPage: (cursor: string | undefined, size: number) => Promise<PageOf<T>>,
   opts: PaginateOptions = {},
 ): AsyncGenerator<PageEvent<T>> {
-  const pageSize = Math.min(MAX_PAGE, Math.max(1, opts.pageSize ?? MAX_PAGE));
+  const max = opts.maxPageSize ?? MAX_PAGE;
+  const pageSize = Math.min(max, Math.max(1, opts.pageSize ?? max));
   const wanted = opts.all ? Number.POSITIVE_INFINITY : (opts.limit ?? pageSize);
   let cursor: string | undefined;
   let seen = 0;

@@ -2,8 +2,11 @@
 // JSON file per service and key in <config dir>/cache/, holding only wall-clock times. The
 // file is named by the base URL, the team and the key's last four characters (never the
 // key). A file that cannot be read or written only costs what it saves: nothing fails.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Commands run in parallel with the same key share the file: each merges its busy places
+// into what the file holds, under the file's lock (util/file-lock.ts), so none is dropped.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
 
 export function limiterFile(
@@ -28,12 +31,24 @@ export function readLimiterFile(file: string): number[] {
   }
 }
 
-export function writeLimiterFile(file: string, times: readonly number[]): void {
+/**
+ * Adds this command's busy places to the file: the latest `places` times still ahead of now
+ * (`wallNow`) of the file's and these are kept.
+ */
+export async function writeLimiterFile(
+  file: string,
+  times: readonly number[],
+  places: number,
+  wallNow: number = Date.now(),
+): Promise<void> {
   try {
-    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ busy_until: times })}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    await withFileLock(file, () => {
+      const merged = [...readLimiterFile(file), ...times]
+        .filter((t) => t > wallNow)
+        .sort((a, b) => b - a)
+        .slice(0, Math.max(1, Math.floor(places)));
+      writeFileAtomic(file, `${JSON.stringify({ busy_until: merged })}\n`);
+    });
   } catch {
     // A read-only configuration directory: the next command may meet a 429 and retry.
   }

@@ -7,8 +7,11 @@ import type * as Http from 'node:http';
 import { createRequire } from 'node:module';
 import {
   type Answer,
+  answerTooLarge,
+  declaredOver,
   type Exchange,
   flattenHeaders,
+  MAX_ANSWER_BYTES,
   type Transport,
   type TransportOptions,
   transportError,
@@ -32,6 +35,7 @@ export class NodeHttpTransport implements Transport {
 
   send(x: Exchange): Promise<Answer> {
     const url = new URL(x.origin);
+    const max = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     return new Promise<Answer>((resolve, reject) => {
       const req = this.http.request(
         {
@@ -45,16 +49,27 @@ export class NodeHttpTransport implements Transport {
           ...(x.signal ? { signal: x.signal } : {}),
         },
         (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
+          const tooLarge = () => {
+            reject(answerTooLarge(max, res.headers));
+            req.destroy();
+          };
+          if (declaredOver(res.headers, max)) {
+            tooLarge();
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > max) tooLarge();
+            else chunks.push(chunk);
           });
           res.on('end', () => {
             if (!res.complete) {
               reject(transportError('ECONNRESET', 'The connection was closed mid-answer.'));
               return;
             }
+            const text = Buffer.concat(chunks).toString('utf8');
             resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), text });
           });
           res.on('error', reject);

@@ -16,8 +16,10 @@ const CODES: Record<string, string> = {
 
 export class UndiciTransport implements transport.Transport {
   private readonly agent: Dispatcher;
+  private readonly max: number;
 
   constructor(opts: transport.TransportOptions) {
+    this.max = opts.maxAnswerBytes ?? transport.MAX_ANSWER_BYTES;
     this.agent = new Agent({
       connect: { timeout: opts.connectTimeoutMs },
       headersTimeout: opts.answerTimeoutMs,
@@ -36,7 +38,21 @@ export class UndiciTransport implements transport.Transport {
         body: x.body ?? null,
         ...(x.signal ? { signal: x.signal } : {}),
       });
-      const text = await res.body.text();
+      if (transport.declaredOver(res.headers, this.max)) {
+        res.body.destroy();
+        throw transport.answerTooLarge(this.max, res.headers);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > this.max) {
+          res.body.destroy();
+          throw transport.answerTooLarge(this.max, res.headers);
+        }
+        chunks.push(chunk);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
       return { status: res.statusCode, headers: transport.flattenHeaders(res.headers), text };
     } catch (err) {
       const e = err as { code?: string; message?: string };

@@ -187,6 +187,7 @@ export function compileAutomation(
       )
     : undefined;
   const rules = new Rules(automation, objectType, changeset, state);
+  // Functions, not methods: a caller may take them off the object.
   return {
     problems,
     fires: (change) => rules.fires(change),
@@ -514,6 +515,13 @@ class Rules {
   private readonly objectType: string;
   private readonly changeset: Group<SlugChange> | undefined;
   private readonly state: Group<StateCondition> | undefined;
+  /** The gates, read once: the triggers it fires on (none when disabled), and its list. */
+  private readonly onUpdated: boolean;
+  private readonly onCreated: boolean;
+  private readonly onDeleted: boolean;
+  private readonly listId: string | null;
+  /** An update automation whose changeset has entries to test. */
+  private readonly testsChangeset: boolean;
 
   constructor(
     automation: AutomationSpec,
@@ -525,22 +533,28 @@ class Rules {
     this.objectType = objectType;
     this.changeset = changeset;
     this.state = state;
+    const enabled = automation.enabled !== false;
+    const update = automation.kind === 'update';
+    this.onUpdated = enabled && update;
+    this.onCreated = enabled && !update && automation.on_create === true;
+    this.onDeleted = enabled && !update && automation.on_delete === true;
+    this.listId = automation.list_id ?? null;
+    this.testsChangeset = update && changeset !== undefined && changeset.entries.length > 0;
   }
 
   /** The gates, without their messages: enabled, the trigger fits, a member of the list. */
   private passes(change: Change): boolean {
-    const a = this.automation;
-    if (a.enabled === false) return false;
-    if (a.kind === 'update') {
-      if (change.trigger !== 'updated') return false;
-    } else if (
-      change.trigger === 'deleted'
-        ? a.on_delete !== true
-        : change.trigger === 'updated' || a.on_create !== true
+    const { trigger } = change;
+    if (
+      !(trigger === 'updated'
+        ? this.onUpdated
+        : trigger === 'deleted'
+          ? this.onDeleted
+          : this.onCreated)
     ) {
       return false;
     }
-    const listId = a.list_id ?? null;
+    const { listId } = this;
     return listId === null || this.subject(change).lists?.[listId] !== undefined;
   }
 
@@ -576,7 +590,7 @@ class Rules {
 
   fires(change: Change): boolean {
     if (!this.passes(change)) return false;
-    if (this.automation.kind === 'update' && !this.changesetHolds(change)) return false;
+    if (this.testsChangeset && !this.changesetHolds(change)) return false;
     return this.state === undefined || this.stateHolds(this.subject(change));
   }
 
@@ -601,8 +615,7 @@ class Rules {
   }
 
   private changesetHolds(change: Change): boolean {
-    const group = this.changeset;
-    if (group === undefined || group.entries.length === 0) return true;
+    const group = this.changeset!;
     const any = group.combinator === 'OR';
     for (const entry of group.entries) {
       if (slugsHold(entry.items, change) === any) return any;

@@ -1,14 +1,17 @@
 // The profile store: named profiles { base_url, team_id, api_key, rate_limit } and
-// the default profile's name, in one conf-backed JSON file of mode 0600.
+// the default profile's name, in one JSON file of mode 0600.
 //
-// Every write goes through conf (atomic write, file mode). Reads parse the same file
-// directly, so commands that only read a profile (most of them) never load conf and its
-// schema validator: that keeps `ws auth status` and friends quick to start.
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+// Reads parse the file directly (most commands only read a profile). Every change is a
+// read-modify-write under the file's cross-process lock (util/file-lock.ts): the file is read again
+// inside the lock, changed, and replaced atomically, so parallel `ws profile add` (or a
+// sandbox saving its profile) never drop each other's changes. An empty file is a store
+// with no profiles.
+import { chmodSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { WsError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 
 export interface Profile {
   base_url: string;
@@ -20,13 +23,6 @@ export interface Profile {
 interface ConfigShape {
   default_profile?: string;
   profiles: Record<string, Profile>;
-}
-
-interface ConfLike {
-  get<K extends keyof ConfigShape>(key: K): ConfigShape[K];
-  set<K extends keyof ConfigShape>(key: K, value: ConfigShape[K]): void;
-  delete(key: keyof ConfigShape): void;
-  readonly path: string;
 }
 
 /** The directory ws keeps its files in: WS_CONFIG_DIR, else the platform's config directory. */
@@ -42,11 +38,35 @@ export function configDir(env: Env): string {
 
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** The store in `file`: none when it is missing or empty. */
+function readConfig(file: string): ConfigShape {
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new WsError(`Cannot read the config file ${file}: ${(err as Error).message}`);
+    }
+  }
+  if (text === undefined || text.trim() === '') return { profiles: {} };
+  let data: ConfigShape;
+  try {
+    data = JSON.parse(text) as ConfigShape;
+  } catch {
+    throw new WsError(`The config file ${file} is not valid JSON.`, {
+      hint: 'Fix it by hand, or move it away and add the profiles again with `ws profile add`.',
+    });
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) data = { profiles: {} };
+  if (!data.profiles || typeof data.profiles !== 'object' || Array.isArray(data.profiles))
+    data.profiles = {};
+  return data;
+}
+
 export class ProfileStore {
   readonly dir: string;
   readonly path: string;
   private data: ConfigShape;
-  private conf: ConfLike | undefined;
 
   private constructor(dir: string, data: ConfigShape) {
     this.dir = dir;
@@ -56,47 +76,25 @@ export class ProfileStore {
 
   static async open(env: Env): Promise<ProfileStore> {
     const dir = configDir(env);
-    const file = join(dir, 'config.json');
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new WsError(`Cannot read the config file ${file}: ${(err as Error).message}`);
-      }
-    }
-    let data: ConfigShape = { profiles: {} };
-    if (text !== undefined && text.trim() !== '') {
-      try {
-        data = JSON.parse(text) as ConfigShape;
-      } catch {
-        throw new WsError(`The config file ${file} is not valid JSON.`, {
-          hint: 'Fix it by hand, or move it away and add the profiles again with `ws profile add`.',
-        });
-      }
-      if (!data || typeof data !== 'object' || Array.isArray(data)) data = { profiles: {} };
-      if (!data.profiles || typeof data.profiles !== 'object') data.profiles = {};
-    }
-    return new ProfileStore(dir, data);
+    return new ProfileStore(dir, readConfig(join(dir, 'config.json')));
   }
 
-  /** conf, loaded on the first write. */
-  private async writer(): Promise<ConfLike> {
-    if (!this.conf) {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const { default: Conf } = await import('conf');
-      this.conf = new Conf<ConfigShape>({
-        projectName: 'ws',
-        projectSuffix: '',
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      }) as unknown as ConfLike;
-    }
-    return this.conf;
+  /**
+   * Reads the file afresh under its lock, applies `change` to it, and writes it back (mode
+   * 0600) when `change` returns true.
+   */
+  private async update(change: (data: ConfigShape) => boolean): Promise<boolean> {
+    return withFileLock(this.path, () => {
+      const data = readConfig(this.path);
+      const changed = change(data);
+      if (changed) {
+        writeFileAtomic(this.path, `${JSON.stringify(data, null, '\t')}\n`);
+        // Keep the file at 0600 even if it was created or loosened by something else.
+        if (process.platform !== 'win32') chmodSync(this.path, 0o600);
+      }
+      this.data = data;
+      return changed;
+    });
   }
 
   names(): string[] {
@@ -111,39 +109,44 @@ export class ProfileStore {
     return this.data.default_profile;
   }
 
-  async set(name: string, profile: Profile): Promise<void> {
-    const conf = await this.writer();
-    const profiles = { ...(conf.get('profiles') ?? {}), [name]: profile };
-    conf.set('profiles', profiles);
-    this.data = { ...this.data, profiles };
-    this.secure();
+  /**
+   * Saves a profile; with `makeDefault` 'always' it becomes the default, with 'if-none' only
+   * when there is no default yet (decided in the same locked step, so two parallel adds
+   * cannot both become the default). Says whether `name` is the default afterwards.
+   */
+  async set(
+    name: string,
+    profile: Profile,
+    makeDefault: 'always' | 'if-none' | 'never' = 'never',
+  ): Promise<boolean> {
+    await this.update((data) => {
+      Object.defineProperty(data.profiles, name, {
+        value: profile,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      if (makeDefault === 'always' || (makeDefault === 'if-none' && !data.default_profile))
+        data.default_profile = name;
+      return true;
+    });
+    return this.data.default_profile === name;
   }
 
   async remove(name: string): Promise<boolean> {
-    const conf = await this.writer();
-    const profiles = { ...(conf.get('profiles') ?? {}) };
-    if (!Object.hasOwn(profiles, name)) return false;
-    delete profiles[name];
-    conf.set('profiles', profiles);
-    this.data = { ...this.data, profiles };
-    if (conf.get('default_profile') === name) {
-      conf.delete('default_profile');
-      delete this.data.default_profile;
-    }
-    this.secure();
-    return true;
+    return this.update((data) => {
+      if (!Object.hasOwn(data.profiles, name)) return false;
+      delete data.profiles[name];
+      if (data.default_profile === name) delete data.default_profile;
+      return true;
+    });
   }
 
   async setDefault(name: string): Promise<void> {
-    const conf = await this.writer();
-    conf.set('default_profile', name);
-    this.data = { ...this.data, default_profile: name };
-    this.secure();
-  }
-
-  /** Keep the file at 0600 even if it was created or loosened by something else. */
-  private secure(): void {
-    if (process.platform !== 'win32') chmodSync(this.path, 0o600);
+    await this.update((data) => {
+      data.default_profile = name;
+      return true;
+    });
   }
 }
 

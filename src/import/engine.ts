@@ -16,6 +16,7 @@ import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
+import { unneutralise } from '../values/write-form.ts';
 import { ByteList } from './bytes.ts';
 import { capYoungGeneration } from './heap.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
@@ -151,6 +152,7 @@ const CHECKPOINT_EVERY_MS = 1000;
 export class ImportEngine {
   private readonly o: EngineOptions;
   readonly counts: Counts;
+  private readAhead: number;
   readonly jobs: string[];
   private pending = 0;
   private readonly firstErrors: FailedRow[] = [];
@@ -175,6 +177,7 @@ export class ImportEngine {
   constructor(o: EngineOptions) {
     this.o = o;
     this.counts = o.resume ? { ...o.resume.counts } : zeroCounts();
+    this.readAhead = this.counts.read;
     this.jobs = o.resume ? [...o.resume.jobs] : [];
     this.active = o.columns
       .filter((c): c is ColumnPlan & { def: Definition } => c.def !== undefined)
@@ -196,6 +199,14 @@ export class ImportEngine {
 
   get inFlightCount(): number {
     return this.inFlight;
+  }
+
+  /**
+   * Rows read from the input so far (with those of an interrupted run that a resume skips),
+   * for the progress line: `counts.read` only moves as chunks finish, in order.
+   */
+  get rowsRead(): number {
+    return this.readAhead;
   }
 
   /** Rows with an outcome from the API. */
@@ -222,7 +233,8 @@ export class ImportEngine {
         if (!this.o.emptyAsNull) continue;
         value = 'null';
       } else if (c.text) {
-        value = jsonString(text);
+        // A leading ' may be the formula guard of an export (typing.ts undoes it).
+        value = jsonString(first === 39 ? unneutralise(text) : text);
       } else {
         const typed = this.typed(c, text);
         if (typed.error)
@@ -373,6 +385,7 @@ export class ImportEngine {
       return false;
     }
     chunk.rows++;
+    if (chunk.index >= this.startChunk) this.readAhead++;
     let failure: FailedRow | undefined;
     if (ev.kind === 'broken') {
       failure = {

@@ -17,7 +17,7 @@ export interface ColumnPlan {
   /** Undefined: the column is skipped. */
   def: Definition | undefined;
   /** How the column got its property. */
-  how: 'slug' | 'name' | 'map' | 'map-file' | 'prompt' | 'skip' | 'ws';
+  how: 'slug' | 'name' | 'map' | 'map-file' | 'prompt' | 'skip' | 'ws' | 'id';
 }
 
 export interface Unknown {
@@ -100,7 +100,8 @@ export function readMapFile(path: string): Map<string, string | null> {
 /** Write a mapping file (JSON: header → slug, null for skipped columns). */
 export function writeMapFile(path: string, columns: readonly ColumnPlan[]): void {
   const obj: Record<string, string | null> = {};
-  for (const c of columns) if (c.how !== 'ws') obj[c.header] = c.def?.slug ?? null;
+  for (const c of columns)
+    if (c.how !== 'ws' && c.how !== 'id') obj[c.header] = c.def?.slug ?? null;
   writeFileSync(path, `${JSON.stringify(obj, null, 2)}\n`);
 }
 
@@ -223,6 +224,12 @@ export function resolveMapping(input: MappingInput): { columns: ColumnPlan[]; un
     const byName = defs.find((d) => normalise(d.name ?? '') === normalise(header));
     if (byName) {
       columns.push({ index, header, def: byName, how: 'name' });
+      return;
+    }
+    if (header === 'id') {
+      // The record ids of `ws records export`: an import creates records (or matches them
+      // by --dedupe-by), so the column is left out and the export imports back as it is.
+      columns.push({ index, header, def: undefined, how: 'id' });
       return;
     }
     columns.push({ index, header, def: undefined, how: 'skip' });

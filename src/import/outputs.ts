@@ -15,7 +15,12 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { FAILED_COLUMNS } from './mapping.ts';
 import type { Checkpoint } from './state.ts';
 
-/** `contacts.csv` → `contacts.failed.csv` (next to it); stdin → `stdin-<time>.failed.csv` here. */
+/**
+ * `contacts.csv` → `contacts.failed.csv` (next to it); stdin → `stdin-<time>.failed.csv`
+ * here. A failed-rows file imported again keeps its name's stem and counts the rounds:
+ * `contacts.failed.csv` → `contacts.failed-2.csv` → `contacts.failed-3.csv` (never the file
+ * being read, never `contacts.failed.failed.csv`).
+ */
 export function failedFilePath(input: string | undefined, now: Date, cwd: string): string {
   if (input === undefined) {
     const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
@@ -23,7 +28,9 @@ export function failedFilePath(input: string | undefined, now: Date, cwd: string
   }
   const ext = extname(input);
   const base = basename(input, ext);
-  return join(dirname(input), `${base}.failed${ext === '' ? '.csv' : ext}`);
+  const round = /^(.*)\.failed(?:-(\d+))?$/.exec(base);
+  const name = round ? `${round[1]}.failed-${Number(round[2] ?? 1) + 1}` : `${base}.failed`;
+  return join(dirname(input), `${name}${ext === '' ? '.csv' : ext}`);
 }
 
 /** A file appended to as chunks finish; opened on first write. */

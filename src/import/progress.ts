@@ -29,7 +29,8 @@ export function timeLeft(s: ProgressSnapshot): number | undefined {
   if (s.size === undefined || s.size === 0 || s.bytesRead === 0 || s.read === 0) return undefined;
   const share = Math.min(1, s.bytesRead / s.size);
   const total = s.read / share;
-  const done = s.dryRun ? s.read : s.processed + (s.read - s.sent);
+  // `read` runs ahead of the rows sent and processed: the API's pace is what is left.
+  const done = s.dryRun ? s.read : s.processed;
   const speed = done / Math.max(s.elapsedMs, 1);
   if (speed <= 0) return undefined;
   return Math.max(0, (total - done) / speed);

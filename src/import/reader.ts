@@ -1,4 +1,5 @@
-// Reading CSV as a stream of events with line numbers, on the tokenizer of csv.ts.
+// Reading CSV as a stream of events with line numbers, on csv-parse (csv.ts, loaded when an
+// import starts).
 //
 // - The delimiter is detected from the first 64 KiB unless given.
 // - Quoted fields may hold delimiters, newlines and doubled quotes.
@@ -6,12 +7,11 @@
 // - A row with the wrong number of fields is reported as broken (extra empty fields at the
 //   end of a row are dropped quietly: spreadsheets write them).
 // - An unclosed quote swallows the lines after it into one field. When a quoted field that
-//   spans lines turns out to be malformed (the tokenizer falls back to reading it literally,
-//   or reaches the end of the input with the quote still open), the line where the quote
-//   opened is reported as broken and the lines it swallowed are read again as rows of their
-//   own.
+//   spans lines turns out to be malformed (csv-parse falls back to reading it literally, or
+//   reaches the end of the input with the quote still open), the line where the quote opened
+//   is reported as broken and the lines it swallowed are read again as rows of their own.
 import { UsageError, WsError } from '../errors.ts';
-import { type CsvItem, CsvTokenizer, tokenize } from './csv.ts';
+import { type CsvItem, CsvReader, readText } from './csv.ts';
 import { detectDelimiter } from './delimiter.ts';
 import type { RunningHash } from './keys.ts';
 
@@ -29,7 +29,7 @@ export type CsvEvent =
       message: string;
     };
 
-export type BrokenCode = 'unclosed_quote' | 'field_count' | 'malformed_row';
+export type BrokenCode = 'unclosed_quote' | 'field_count';
 
 export interface ReadOptions {
   /** Default: detected. */
@@ -43,34 +43,45 @@ const MAX_PENDING = 1024 * 1024;
 const SNIFF_BYTES = 64 * 1024;
 const LINE_END = /\r\n|\n|\r/g;
 
+/** Line breaks in a text (\r\n is one). */
 function lineEnds(text: string): number {
-  let n = 0;
+  const lf = text.indexOf('\n');
   if (!text.includes('\r')) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+    if (lf < 0) return 0;
+    // Most records: one line, ended by its \n.
+    if (lf === text.length - 1) return 1;
+    let n = 0;
+    for (let i = lf; i >= 0; i = text.indexOf('\n', i + 1)) n++;
     return n;
   }
+  let n = 0;
   LINE_END.lastIndex = 0;
   while (LINE_END.exec(text) !== null) n++;
   return n;
 }
 
-/** Lines a record's raw text spans, not counting its own terminator. */
-function innerLineEnds(raw: string): number {
-  const n = lineEnds(raw);
-  return /(\r\n|\n|\r)$/.test(raw) ? n - 1 : n;
+/** Whether a record's text ends with the line break that ends it. */
+function endsLine(raw: string): boolean {
+  const last = raw.charCodeAt(raw.length - 1);
+  return last === 10 || last === 13;
 }
 
+/** The csv-parse modules: the stream for the input, the one-call form for small texts. */
+type CsvParse = [typeof import('csv-parse'), typeof import('csv-parse/sync')];
+const loadCsvParse = (): Promise<CsvParse> =>
+  Promise.all([import('csv-parse'), import('csv-parse/sync')]);
+
 /**
- * The events of a CSV text, in batches (one per piece of text read): first the header,
- * then rows, blank lines and broken rows in the order of the input.
+ * The events of a CSV input (UTF-8 bytes, see input.ts), in batches (one per piece read):
+ * first the header, then rows, blank lines and broken rows in the order of the input.
  */
 export async function* readCsv(
-  text: AsyncIterable<string>,
+  bytes: AsyncIterable<Buffer>,
   opts: ReadOptions = {},
 ): AsyncGenerator<CsvEvent[]> {
-  const source = text[Symbol.asyncIterator]();
+  const source = bytes[Symbol.asyncIterator]();
   // Enough of the start to detect the delimiter.
-  const head: string[] = [];
+  const head: Buffer[] = [];
   let headSize = 0;
   let done = false;
   while (headSize < SNIFF_BYTES) {
@@ -82,11 +93,12 @@ export async function* readCsv(
     head.push(next.value);
     headSize += next.value.length;
   }
-  const delimiter = opts.delimiter ?? detectDelimiter(head.join(''), done);
+  const delimiter = opts.delimiter ?? detectDelimiter(Buffer.concat(head).toString('utf8'), done);
   opts.onDelimiter?.(delimiter);
 
-  const tokenizer = new CsvTokenizer(delimiter);
-  const state = new Interpreter(delimiter);
+  const [{ parse }, { parse: parseSync }] = await loadCsvParse();
+  const reader = new CsvReader(parse, delimiter);
+  const state = new Interpreter(delimiter, parseSync);
   const items: CsvItem[] = [];
   const batch = (): CsvEvent[] => {
     const out: CsvEvent[] = [];
@@ -96,39 +108,43 @@ export async function* readCsv(
   };
   try {
     for (const piece of head.splice(0)) {
-      tokenizer.write(piece, items);
+      reader.write(piece, items);
       yield batch();
     }
     if (!done) {
       for (let next = await source.next(); !next.done; next = await source.next()) {
-        tokenizer.write(next.value, items);
+        reader.write(next.value, items);
         yield batch();
       }
     }
-    tokenizer.end(items);
+    await reader.end(items);
     const last = batch();
     state.end(last);
     yield last;
   } finally {
+    reader.destroy();
     await source.return?.();
   }
 }
 
-/** Turns the tokenizer's items into events, keeping the line count. */
+/** Turns csv-parse's records into events, keeping the line count. */
 class Interpreter {
   private line = 1;
   private columns: number | undefined;
   /** Text to read again after an unclosed quote, from `line`. */
   private pending: { text: string; line: number } | undefined;
   private readonly delimiter: string;
+  private readonly parseSync: CsvParse[1]['parse'];
 
-  constructor(delimiter: string) {
+  constructor(delimiter: string, parseSync: CsvParse[1]['parse']) {
     this.delimiter = delimiter;
+    this.parseSync = parseSync;
   }
 
   take(item: CsvItem, out: CsvEvent[]): void {
     const start = this.line;
-    this.line += item.lineEnds >= 0 ? item.lineEnds : lineEnds(item.raw);
+    const ends = lineEnds(item.raw);
+    this.line += ends;
     if (this.pending) {
       // After a recovery, the parser's records may have split the text in the wrong places
       // (a quote it took as closing opened a field): read its text again with the rest.
@@ -136,7 +152,7 @@ class Interpreter {
       this.drain(false, out);
       return;
     }
-    this.events(item, start, out);
+    this.events(item, start, ends, out);
   }
 
   /** The end of the input: whatever waits to be read again is read now. */
@@ -150,19 +166,20 @@ class Interpreter {
    */
   private drain(final: boolean, out: CsvEvent[]): void {
     const p = this.pending!;
-    // A fresh tokenizer: the record delimiter is found again in this text.
-    const items = tokenize(p.text, this.delimiter);
-    const open = items.length > 0 && items[items.length - 1]!.fields === undefined;
+    // Read again at once, with what came after it.
+    const items = readText(this.parseSync, p.text, this.delimiter);
+    const open = items.length > 0 && items[items.length - 1]!.record === undefined;
     if (open && !final && p.text.length < MAX_PENDING) return;
     this.pending = undefined;
     let next = p.line;
     for (const sub of items) {
       const start = next;
-      next += sub.lineEnds >= 0 ? sub.lineEnds : lineEnds(sub.raw);
+      const ends = lineEnds(sub.raw);
+      next += ends;
       // A recovery among these items holds the rest of them back again.
       const held = this.held();
       if (held) held.text += sub.raw;
-      else this.events(sub, start, out);
+      else this.events(sub, start, ends, out);
     }
     if (this.held()) this.drain(final, out);
   }
@@ -171,11 +188,12 @@ class Interpreter {
     return this.pending;
   }
 
-  private events(item: CsvItem, line: number, out: CsvEvent[]): void {
-    // Without a line break inside, a record ends on the line it starts.
-    const endLine = item.lineEnds >= 0 ? line : line + innerLineEnds(item.raw);
+  /** The events of a record that starts on `line` and holds `ends` line breaks. */
+  private events(item: CsvItem, line: number, ends: number, out: CsvEvent[]): void {
     const raw = item.raw;
-    let fields = item.fields;
+    // The line break that ends the record is not one inside it.
+    const endLine = line + (ends > 0 && endsLine(raw) ? ends - 1 : ends);
+    let fields = item.record;
     if (this.columns === undefined) {
       if (fields === undefined) {
         throw new WsError(
@@ -274,8 +292,12 @@ function withoutBlankExtras(fields: string[], columns: number): string[] {
  * of the rows it has sent rather than their fields (one string a row instead of an array
  * of them, while the chunk is in flight), and splits it again for a row the API rejects.
  */
-export function rowSplitter(delimiter: string, columns: number): (raw: string) => string[] {
-  return (raw) => withoutBlankExtras(tokenize(raw, delimiter)[0]?.fields ?? [], columns);
+export async function rowSplitter(
+  delimiter: string,
+  columns: number,
+): Promise<(raw: string) => string[]> {
+  const [, { parse: parseSync }] = await loadCsvParse();
+  return (raw) => withoutBlankExtras(readText(parseSync, raw, delimiter)[0]?.record ?? [], columns);
 }
 
 /** Every field empty or spaces only (most rows are told by their first character). */

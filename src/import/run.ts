@@ -39,6 +39,8 @@ export interface SendFlags {
   results: string | undefined;
   /** The command as typed, for the resume hint. */
   command: string;
+  /** The command's words for another file (src/commands/import/index.ts, againWords). */
+  again: { head: string[]; args: string[] };
 }
 
 /** What was read and decided before the first row is sent. */
@@ -139,7 +141,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
       ? undefined
       : {
           label: source.label,
-          read: engine.counts.read,
+          read: engine.rowsRead,
           sent: engine.counts.sent,
           processed: engine.processedCount,
           failed: engine.counts.failed,
@@ -155,7 +157,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     events: plan.events,
     first: plan.first,
     hash: plan.hash,
-    splitRow: rowSplitter(plan.delimiter, header.fields.length),
+    splitRow: await rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
     typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder },
     emptyAsNull: flags.emptyAsNull,

@@ -3,6 +3,7 @@
 // interrupted (130).
 import { InterruptedError, PartialFailureError } from '../errors.ts';
 import type { SummaryView } from '../output/summary.ts';
+import { shellWord } from '../util/shell.ts';
 import { formatDuration } from '../util/time.ts';
 import type { EngineReport } from './engine.ts';
 import { rate } from './progress.ts';
@@ -41,10 +42,14 @@ export interface ImportEnd {
   status: ImportSummary['status'];
   report: EngineReport;
   durationMs: number;
+  /** The time the rows took (from the end of the mapping), for the rate. */
+  rateMs?: number;
   /** The failed-rows file, when rows went into it. */
   failedFile: string | undefined;
   resultsFile: string | undefined;
   resumeCommand: string | null;
+  /** The command's words for another file, to import the failed rows with the same flags. */
+  again?: { head: string[]; args: string[] };
 }
 
 export function importSummary(end: ImportEnd): ImportSummary {
@@ -68,7 +73,7 @@ export function importSummary(end: ImportEnd): ImportSummary {
     results_file: end.resultsFile ?? null,
     jobs: end.report.jobs,
     duration_ms: ms,
-    rows_per_second: rate(c.read, ms),
+    rows_per_second: rate(c.read, Math.round(end.rateMs ?? end.durationMs)),
     resume_command: end.resumeCommand,
   };
 }
@@ -156,9 +161,15 @@ export function endError(s: ImportSummary, end: ImportEnd): Error | undefined {
       s.failed,
       s.rows,
       end.failedFile
-        ? `Fix them there and import that file: ws import ${s.object_type} ${end.failedFile}`
+        ? `Fix them there and import that file: ${againCommand(end, end.failedFile)}`
         : undefined,
     );
   }
   return undefined;
+}
+
+/** This import's command run on `file`, as a shell would read it. */
+function againCommand(end: ImportEnd, file: string): string {
+  const again = end.again ?? { head: ['ws', 'import', end.objectType], args: [] };
+  return [...again.head, file, ...again.args].map(shellWord).join(' ');
 }

@@ -1,13 +1,15 @@
 // Typing CSV cells by their property definitions: the glue between a cell and the shared
 // `coerceValue` of src/values/ (so `--set` and import type values the same way), plus what
 // a spreadsheet export needs beyond it:
-// - text cells are taken as they are (a name "null" stays "null");
+// - text cells are taken as they are (a name "null" stays "null"), but for the quote that
+//   `ws records export` puts before a cell a spreadsheet would run as a formula;
 // - numbers may group thousands with "," or a space (1,234.5);
 // - dates in the forms of `toDate` below, with --date-format for NN/NN/YYYY;
 // - lists split on --array-sep (default ";");
 // - each failure has a code for the failed-rows file.
 import type { PropertyDefinition } from '../api/props.ts';
 import { coerceValue, kindOf } from '../values/coerce.ts';
+import { unneutralise } from '../values/write-form.ts';
 
 export type Definition = PropertyDefinition;
 
@@ -46,7 +48,10 @@ const CODES: Record<string, string> = {
  * The value to send for a non-empty cell of the property `def` (the caller handles empty
  * cells). Throws CellError when the text is not a value of that type.
  */
-export function typeCell(def: Definition, text: string, opts: TypingOptions): unknown {
+export function typeCell(def: Definition, given: string, opts: TypingOptions): unknown {
+  // A cell `ws records export` guarded against spreadsheet formulas ('=…, '+…) reads as
+  // the text it was exported from.
+  const text = given.charCodeAt(0) === 39 ? unneutralise(given) : given;
   const kind = kindOf(def.type);
   if (kind === 'text') return text;
   if (kind === 'date') return toDate(text, opts.dateOrder);

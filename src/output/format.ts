@@ -2,6 +2,7 @@
 // decides how they look in each format. Data only ever goes to stdout.
 import { UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
+import { own } from '../util/guards.ts';
 
 export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -74,7 +75,7 @@ export function readPath(row: unknown, path: string): unknown {
   let cur: unknown = row;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[part];
+    cur = own(cur, part);
   }
   return cur;
 }

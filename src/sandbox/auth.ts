@@ -35,6 +35,12 @@ export class Auth {
     return presented;
   }
 
+  /** True when the request carries this sandbox's key (for routes that need none). */
+  holdsKey(headers: IncomingHttpHeaders): boolean {
+    const presented = presentedKey(headers);
+    return presented !== undefined && timingSafeEqual(digest(presented), this.keyDigest);
+  }
+
   /** Throws 403 when the team of the path is not the sandbox's team. */
   checkTeam(teamId: string): void {
     if (teamId.toLowerCase() !== this.teamId) {

@@ -1,7 +1,8 @@
 // Control endpoints: documented sandbox extensions under /__sandbox/, never subject to
 // faults or rate limits.
 //
-//   GET  /__sandbox/health           no key; { ok, team_id, started_at, pid, version }
+//   GET  /__sandbox/health           no key: { ok }; with the key: { ok, team_id, started_at,
+//                                    pid, version } (nothing about the sandbox to strangers)
 //   POST /__sandbox/reset            empty the store (body { "seed": "demo" } refills it); 204
 //   GET  /__sandbox/clock            { now }
 //   POST /__sandbox/clock/advance    body { seconds } → { now }; announced (clockEvents) first
@@ -38,6 +39,7 @@ export const controlRoutes: ControlRoute[] = [
 ];
 
 function health(ctx: RequestContext): Reply {
+  if (!ctx.authenticated) return { status: 200, body: { ok: true } };
   return {
     status: 200,
     body: {

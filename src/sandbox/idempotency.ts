@@ -5,7 +5,9 @@
 //   time per (API key, method, path, key) and replayed with `idempotent-replay: true`;
 // - the same key with another body (canonical JSON hash) is a 409 idempotency_key_mismatch;
 // - a request whose key is still in flight waits for the first and replays its answer;
-// - 5xx answers are not kept, so the request can be retried with the same key.
+// - 5xx answers are not kept, so the request can be retried with the same key;
+// - at most MAX_IDEMPOTENCY_ENTRIES answers are kept: past that the oldest go first (a
+//   retry that comes after 10,000 newer keyed writes is done again, as a new request).
 //
 // Finished answers live in the store (the `idempotency` slice): they persist with the data
 // file and go away with reset(). Requests in flight are only tracked in memory.
@@ -18,6 +20,8 @@ import type { Reply } from './resource.ts';
 import { defineSlice, type Slice, type SliceContext, SnapshotError, type Store } from './store.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Answers kept at most (each costs a few KB of memory and about 1 KB of data file). */
+export const MAX_IDEMPOTENCY_ENTRIES = 10_000;
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 /** Response headers that belong to the answer and are replayed with it. */
 const REPLAYED_HEADERS = ['location', 'etag', 'last-modified', 'content-location'];
@@ -54,8 +58,20 @@ export class IdempotencyCache implements Slice {
   }
 
   put(key: string, answer: CachedAnswer): void {
+    // A Map iterates in insertion order: the first entry is the oldest.
+    this.answers.delete(key);
     this.answers.set(key, answer);
     this.ctx.changed(key);
+    this.evict();
+  }
+
+  /** Drop the oldest answers beyond MAX_IDEMPOTENCY_ENTRIES (journaled, except while loading). */
+  private evict(journal = true): void {
+    for (const key of this.answers.keys()) {
+      if (this.answers.size <= MAX_IDEMPOTENCY_ENTRIES) return;
+      this.answers.delete(key);
+      if (journal) this.ctx.changed(key);
+    }
   }
 
   get size(): number {
@@ -103,6 +119,7 @@ export class IdempotencyCache implements Slice {
       entries.set(item[0], checkAnswer(item[1], at));
     }
     this.answers = entries;
+    this.evict(false);
   }
 
   private expired(entry: CachedAnswer): boolean {

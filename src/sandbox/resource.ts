@@ -45,6 +45,8 @@ export interface RequestContext extends PathContext {
   readonly headers: IncomingHttpHeaders;
   /** The parsed JSON body; undefined when the request had none. */
   readonly body: unknown;
+  /** True when the request carried the sandbox's API key (checked or, where none is needed, offered). */
+  readonly authenticated: boolean;
   readonly sandbox: SandboxRuntime;
 }
 

@@ -21,7 +21,7 @@ import { recordsOf } from './resources/records/model.ts';
 import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
-import { SandboxServer } from './server.ts';
+import { SandboxServer, type ServerLimits } from './server.ts';
 import { SnapshotError, Store } from './store.ts';
 
 export interface SandboxOptions {
@@ -60,6 +60,8 @@ export interface SandboxOptions {
    * (resources/webhooks/settings.ts).
    */
   webhooks?: WebhookOptions;
+  /** Header, request and keep-alive timeouts and the connection cap (server.ts DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningSandbox {
@@ -178,6 +180,7 @@ export async function launchSandbox(
     contractViolations,
     log: options.log,
     beforeAnswer: journal === undefined ? undefined : () => journal.commit(),
+    limits: options.limits,
   });
   let address: Awaited<ReturnType<SandboxServer['listen']>>;
   try {

@@ -9,6 +9,13 @@
 //  Control requests (/__sandbox/...): no faults, no rate limit, no latency.
 //
 // Every answer is JSON with an x-request-id header; errors use the API's error body.
+//
+// The server guards itself against clients that hold connections: headers must arrive
+// within HEADERS_TIMEOUT_MS and a whole request within REQUEST_TIMEOUT_MS (a body sent at
+// one byte a second is cut off), an idle keep-alive connection is closed after
+// KEEP_ALIVE_TIMEOUT_MS, and at most MAX_CONNECTIONS are open at once (more are closed as
+// they arrive). A request body is nested at most MAX_JSON_DEPTH levels deep, checked before
+// anything walks it.
 
 import { randomBytes } from 'node:crypto';
 import {
@@ -38,6 +45,27 @@ import type { Store } from './store.ts';
 
 /** Largest request body accepted. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Deepest nesting of arrays and objects accepted in a request body. */
+export const MAX_JSON_DEPTH = 100;
+
+/** How long a client may hold a connection, and how many it may hold. */
+export interface ServerLimits {
+  /** The request's headers must arrive within this (ms). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this (ms). */
+  requestTimeoutMs: number;
+  /** A kept-alive connection with no request is closed after this (ms). */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once; more are closed as they arrive. */
+  maxConnections: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+};
 const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTROL_PREFIX = '__sandbox';
 
@@ -56,6 +84,8 @@ export interface ServerConfig {
   log?: ((line: string) => void) | undefined;
   /** Called before every answer leaves (the data file appends the changes of the request). */
   beforeAnswer?: (() => void) | undefined;
+  /** Timeouts and the connection cap; DEFAULT_LIMITS where not given. */
+  limits?: Partial<ServerLimits> | undefined;
 }
 
 type Outcome = { kind: 'reply'; reply: Reply } | { kind: 'destroy'; reason: string };
@@ -82,6 +112,7 @@ export class SandboxServer {
   private readonly router = new Router<RouteDef>();
   private readonly auth: Auth;
   private readonly idempotency: Idempotency;
+  private readonly limits: ServerLimits;
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
 
@@ -90,7 +121,17 @@ export class SandboxServer {
     this.auth = new Auth(config.apiKey, config.teamId);
     this.idempotency = new Idempotency(config.store);
     for (const route of config.routes) this.register(route);
-    this.http = createServer((req, res) => {
+    this.limits = { ...DEFAULT_LIMITS, ...config.limits };
+    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = this.limits;
+    const options = {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // How often the two timeouts above are checked: Node's 30 s default would let a
+      // 10 s headers timeout run to 40 s.
+      connectionsCheckingInterval: Math.max(50, Math.min(headersTimeoutMs, 1_000)),
+    };
+    this.http = createServer(options, (req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         // Last resort: handle() answers every error itself, so this is a bug of the sandbox.
         this.config.log?.(
@@ -99,6 +140,7 @@ export class SandboxServer {
         res.destroy();
       });
     });
+    this.http.maxConnections = this.limits.maxConnections;
   }
 
   listen(): Promise<AddressInfo> {
@@ -229,8 +271,9 @@ export class SandboxServer {
     }
     const route = match.route;
     const pathContext: PathContext = { params: match.params, rest: match.rest, store };
-    const context = (body: unknown): RequestContext => ({
+    const context = (body: unknown, authenticated = false): RequestContext => ({
       ...pathContext,
+      authenticated,
       requestId: ex.requestId,
       method: ex.method,
       path: target.rawPath,
@@ -246,13 +289,17 @@ export class SandboxServer {
     if (route.kind === 'api') ex.operationId = route.operationId;
 
     let apiKey = '';
+    let authenticated = false;
     if (route.kind === 'api' || route.auth !== 'none') {
       apiKey = this.auth.checkKey(req.headers);
+      authenticated = true;
       const teamId = match.params['teamId'];
       if (teamId !== undefined) this.auth.checkTeam(teamId);
+    } else {
+      authenticated = this.auth.holdsKey(req.headers);
     }
     if (route.kind === 'api') route.resolve?.(pathContext);
-    const ctx = context(parseJsonBody(raw));
+    const ctx = context(parseJsonBody(raw), authenticated);
 
     if (route.kind === 'control') {
       return { kind: 'reply', reply: await this.runHandler(route, ctx, ex) };
@@ -462,9 +509,41 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw invalidRequest('The request body is not valid JSON: it is not UTF-8 text.');
   }
   if (text.trim() === '') return undefined;
+  const depth = jsonDepth(text, MAX_JSON_DEPTH);
+  if (depth > MAX_JSON_DEPTH) {
+    throw invalidRequest(
+      `The request body is nested more than ${MAX_JSON_DEPTH} levels deep, the most the sandbox accepts.`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
     throw invalidRequest(`The request body is not valid JSON: ${(err as Error).message}.`);
   }
+}
+
+/**
+ * How deeply arrays and objects nest in JSON `text` (strings skipped), counted without
+ * recursion; stops counting past `max`.
+ */
+export function jsonDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > max) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }

@@ -9,12 +9,15 @@
 // - WS_NO_CACHE=1 bypasses the cache (nothing is read or written).
 // - A corrupt or unreadable cache is ignored, never an error; a cache that cannot be
 //   written only costs a request next time.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// - Every change is a read-modify-write under the file's lock (util/file-lock.ts), so commands
+//   run in parallel keep each other's entries.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { objectType as normalizeType } from '../api/object-types.ts';
 import { bySlug, type PropertyDefinition } from '../api/props.ts';
 import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
+import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
 
 /** How long cached definitions are used: 5 minutes. */
@@ -92,28 +95,36 @@ async function readCache(p: Place): Promise<CacheFile | undefined> {
 }
 
 /**
+ * Reads the cache afresh under its lock and writes back what `change` returns (nothing:
+ * no write). A cache that cannot be locked or written is only a request next time.
+ */
+async function changeCache(
+  deps: Deps,
+  p: Place,
+  change: (data: CacheFile | undefined) => CacheFile | undefined,
+): Promise<void> {
+  try {
+    await withFileLock(p.file, async () => {
+      const data = change(await readCache(p));
+      if (data) writeFileAtomic(p.file, JSON.stringify(data));
+    });
+  } catch (err) {
+    deps.io.debug(`definitions cache: not written (${(err as Error).message})`);
+  }
+}
+
+/**
  * Write a JSON file of ws's own beside the others in the config directory: mode 0600,
  * through a temporary file renamed over it. A file that cannot be written is only noted
  * with --debug (`what` names it): what it holds can be learnt again.
  */
 export function writeJsonFile(deps: Deps, file: string, data: unknown, what: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(data), { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify(data));
   } catch (err) {
     deps.io.debug(`${what}: not written (${(err as Error).message})`);
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Nothing more to do.
-    }
   }
-}
-
-async function writeCache(deps: Deps, p: Place, data: CacheFile): Promise<void> {
-  writeJsonFile(deps, p.file, data, 'definitions cache');
 }
 
 function fresh(entry: Entry | undefined, now: number): entry is Entry {
@@ -134,13 +145,15 @@ export async function storeDefinitions(
   if (cacheDisabled(deps)) return;
   const p = await place(deps);
   const now = deps.clock.now();
-  const data = (await readCache(p)) ?? emptyCache(p);
-  // Drop expired entries while we are here, so the file does not grow.
-  for (const [k, e] of Object.entries(data.entries))
-    if (!fresh(e, now.getTime())) delete data.entries[k];
-  for (const [type, definitions] of byType)
-    data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
-  await writeCache(deps, p, data);
+  await changeCache(deps, p, (found) => {
+    const data = found ?? emptyCache(p);
+    // Drop expired entries while we are here, so the file does not grow.
+    for (const [k, e] of Object.entries(data.entries))
+      if (!fresh(e, now.getTime())) delete data.entries[k];
+    for (const [type, definitions] of byType)
+      data.entries[entryKey(type, opts.listId)] = { fetched_at: now.toISOString(), definitions };
+    return data;
+  });
 }
 
 /** The cached definitions of a type (and list scope), when fresh. */
@@ -151,7 +164,9 @@ export async function cachedDefinitions(
 ): Promise<PropertyDefinition[] | undefined> {
   if (cacheDisabled(deps)) return undefined;
   const p = await place(deps);
-  const entry = (await readCache(p))?.entries[entryKey(type, listId)];
+  const entries = (await readCache(p))?.entries;
+  const k = entryKey(type, listId);
+  const entry = entries && Object.hasOwn(entries, k) ? entries[k] : undefined;
   const now = deps.clock.now().getTime();
   if (!fresh(entry, now)) return undefined;
   deps.io.debug(
@@ -173,16 +188,17 @@ export async function invalidateDefinitions(deps: Deps, objectType?: string): Pr
     return;
   }
   const type = normalizeType(objectType, 'property');
-  const data = await readCache(p);
-  if (!data) return;
-  let changed = false;
-  for (const k of Object.keys(data.entries)) {
-    if (k === type || k.startsWith(`${type}@`)) {
-      delete data.entries[k];
-      changed = true;
+  await changeCache(deps, p, (data) => {
+    if (!data) return undefined;
+    let changed = false;
+    for (const k of Object.keys(data.entries)) {
+      if (k === type || k.startsWith(`${type}@`)) {
+        delete data.entries[k];
+        changed = true;
+      }
     }
-  }
-  if (changed) await writeCache(deps, p, data);
+    return changed ? data : undefined;
+  });
 }
 
 /**
@@ -199,13 +215,14 @@ export async function updateCachedDefinitions(
   if (cacheDisabled(deps)) return;
   const type = normalizeType(objectType, 'property');
   const p = await place(deps);
-  const data = await readCache(p);
-  if (!data) return;
-  for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
-  const entry = data.entries[type];
-  if (entry && fresh(entry, deps.clock.now().getTime()))
-    entry.definitions = change(entry.definitions).sort(bySlug);
-  await writeCache(deps, p, data);
+  await changeCache(deps, p, (data) => {
+    if (!data) return undefined;
+    for (const k of Object.keys(data.entries)) if (k.startsWith(`${type}@`)) delete data.entries[k];
+    const entry = Object.hasOwn(data.entries, type) ? data.entries[type] : undefined;
+    if (entry && fresh(entry, deps.clock.now().getTime()))
+      entry.definitions = change(entry.definitions).sort(bySlug);
+    return data;
+  });
 }
 
 /** An empty cache file for a place. */
@@ -224,9 +241,11 @@ export async function storeViewNames(
 ): Promise<void> {
   if (cacheDisabled(deps)) return;
   const p = await place(deps);
-  const data = (await readCache(p)) ?? emptyCache(p);
-  data.view_names = { ...data.view_names, [viewType]: [...new Set(names)].sort() };
-  await writeCache(deps, p, data);
+  await changeCache(deps, p, (found) => {
+    const data = found ?? emptyCache(p);
+    data.view_names = { ...data.view_names, [viewType]: [...new Set(names)].sort() };
+    return data;
+  });
 }
 
 /**

@@ -108,7 +108,8 @@ interface Problem {
   message: string;
 }
 
-class Reader {
+/** Reads YAML nodes, collecting problems with their place (also the automations file's reader). */
+export class Reader {
   readonly problems: Problem[] = [];
   constructor(
     private readonly y: Yaml,
@@ -201,7 +202,10 @@ class Reader {
   }
 }
 
-function get(pairs: { key: string; value: YNode | null }[], key: string): YNode | null | undefined {
+export function get(
+  pairs: { key: string; value: YNode | null }[],
+  key: string,
+): YNode | null | undefined {
   const p = pairs.find((x) => x.key === key);
   return p === undefined ? undefined : p.value;
 }

@@ -13,3 +13,14 @@ export function isUuid(value: unknown): boolean {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The value of `obj`'s own property `key`, never one inherited from Object.prototype: data
+ * keyed by user-chosen names (property slugs, column names, profile names) may be called
+ * `constructor` or `toString`.
+ */
+export function own(obj: unknown, key: string): unknown {
+  return typeof obj === 'object' && obj !== null && Object.hasOwn(obj, key)
+    ? (obj as Record<string, unknown>)[key]
+    : undefined;
+}

@@ -32,6 +32,7 @@ function defaults(type: string, file: string) {
     failedFile: undefined,
     results: undefined,
     command: `ws import ${type} ${file}`,
+    again: { head: ['ws', 'import', type], args: [] as string[] },
   };
 }
 
@@ -119,6 +120,17 @@ describe('ws import: parsing', () => {
           "--ignore-unknown --empty-as-null --array-sep '|' --date-format DMY --dedupe-by email " +
           `--case-insensitive --list-id ${LIST} --chunk-size 500 --concurrency 4 --strict ` +
           '--failed-file bad.csv --results r.ndjson',
+        // The same command on the failed rows: its own files and --resume left out.
+        again: {
+          head: ['ws', 'import', 'contacts'],
+          args: [
+            ...['--profile', 'prod', '--delimiter', 'semicolon', '--encoding', 'latin1'],
+            ...['--map', 'E-mail=email', '--map', 'Notes=', '--map-file', 'm.json'],
+            ...['--skip', 'Age', '--ignore-unknown', '--empty-as-null', '--array-sep', '|'],
+            ...['--date-format', 'DMY', '--dedupe-by', 'email', '--case-insensitive'],
+            ...['--list-id', LIST, '--chunk-size', '500', '--concurrency', '4', '--strict'],
+          ],
+        },
       },
     );
   });
@@ -128,17 +140,63 @@ describe('ws import: parsing', () => {
       ...defaults('deals', 'deals.csv'),
       dryRun: true,
       command: 'ws import validate deals deals.csv',
+      again: { head: ['ws', 'import', 'validate', 'deals'], args: [] },
     });
     assert.deepEqual(await options(['import', 'deals', '-', '--dry-run']), {
       ...defaults('deals', '-'),
       dryRun: true,
       command: 'ws import deals - --dry-run',
+      again: { head: ['ws', 'import', 'deals'], args: ['--dry-run'] },
     });
     assert.deepEqual(await options(['import', 'deals', 'd.csv', '--no-wait']), {
       ...defaults('deals', 'd.csv'),
       wait: false,
       command: 'ws import deals d.csv --no-wait',
+      again: { head: ['ws', 'import', 'deals'], args: ['--no-wait'] },
     });
+  });
+
+  it('validate takes the flags of the import it checks', async () => {
+    // The parent command used to take these before validate saw them.
+    assert.deepEqual(
+      await options([
+        'import',
+        'validate',
+        'contacts',
+        'c.csv',
+        '--map',
+        'Full name=name',
+        '--map-file',
+        'm.json',
+        '--skip',
+        'Notes',
+        '--ignore-unknown',
+        '--date-format',
+        'dmy',
+        '--delimiter',
+        ';',
+      ]),
+      {
+        ...defaults('contacts', 'c.csv'),
+        map: [['Full name', 'name']],
+        mapFile: 'm.json',
+        skip: ['Notes'],
+        ignoreUnknown: true,
+        dateOrder: 'dmy',
+        delimiter: ';',
+        dryRun: true,
+        command:
+          "ws import validate contacts c.csv --delimiter ';' --map 'Full name=name' " +
+          '--map-file m.json --skip Notes --ignore-unknown --date-format dmy',
+        again: {
+          head: ['ws', 'import', 'validate', 'contacts'],
+          args: [
+            ...['--delimiter', ';', '--map', 'Full name=name', '--map-file', 'm.json'],
+            ...['--skip', 'Notes', '--ignore-unknown', '--date-format', 'dmy'],
+          ],
+        },
+      },
+    );
   });
 
   it('status and jobs', async () => {

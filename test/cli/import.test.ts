@@ -1,6 +1,7 @@
 // `ws import`: reading cases (one fixture file each), mapping and prompts, typing, the
 // failed-rows round trip, dry runs, dedupe, sync and async jobs, resume, status and jobs.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -372,6 +373,32 @@ describe('ws import: mapping', () => {
     assert.equal(again.summary.created, 1);
   });
 
+  it('counts the rate from the end of the mapping, not the time spent at its questions', async () => {
+    const answers = scriptedPrompter({ '"Full Name"': 'name', 'Save this mapping': false });
+    const WAIT_MS = 1500;
+    // A person who takes a while over the question.
+    const slow = {
+      ...answers,
+      async select<T>(o: Parameters<typeof answers.select<T>>[0]): Promise<T> {
+        await new Promise((r) => setTimeout(r, WAIT_MS));
+        return answers.select(o);
+      },
+    };
+    let csv = 'Full Name\n';
+    for (let i = 0; i < 200; i++) csv += `Person ${i}\n`;
+    const r = await ws(['import', 'contact', write('slow.csv', csv), '--json'], {
+      tty: true,
+      prompter: slow,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const summary = JSON.parse(r.stdout);
+    assert.equal(summary.created, 200);
+    assert.ok(summary.duration_ms >= WAIT_MS, `${summary.duration_ms}`);
+    // Over the time after the question the rate is at least this; over the whole run, less.
+    const least = Math.floor((200 * 1000) / (summary.duration_ms - WAIT_MS));
+    assert.ok(summary.rows_per_second >= least, `${summary.rows_per_second} < ${least}`);
+  });
+
   it('does not ask without a terminal, or with --no-input', async () => {
     const prompter = scriptedPrompter({});
     const r = await ws(['import', 'contact', file(), '--no-input'], { tty: true, prompter });
@@ -544,6 +571,49 @@ describe('ws import: results', () => {
     assert.equal(again.summary.created, 2);
     assert.deepEqual(names().sort(), ['Ada', 'Bob', 'Cy', 'Dee']);
     assert.equal(existsSync(failedOf(failedPath)), false);
+  });
+
+  it("prints a command for the failed rows that works as printed, with the run's flags", async () => {
+    const path = write(
+      'my people.csv',
+      'Full name,Email,Score\nAda,ada@example.com,1\nBob,bob@example.com,two\nCy,cy@example.com,x\n',
+    );
+    const r = await ws([
+      'import',
+      'contact',
+      path,
+      '--map',
+      'Full name=name',
+      '--dedupe-by',
+      'email',
+    ]);
+    assert.equal(r.code, 5, r.stderr);
+    const failedPath = join(dir, 'my people.failed.csv');
+    const hint = /Fix them there and import that file: (.*)/.exec(r.stderr)?.[1];
+    assert.equal(
+      hint,
+      `ws import contact '${failedPath}' --map 'Full name=name' --dedupe-by email`,
+    );
+    // The words a shell makes of it.
+    const argv = spawnSync('sh', ['-c', `printf '%s\\0' ${hint!.slice('ws '.length)}`], {
+      encoding: 'utf8',
+    })
+      .stdout.split('\0')
+      .slice(0, -1);
+    const failed = readFileSync(failedPath, 'utf8');
+    writeFileSync(failedPath, failed.replace(',two\r\n', ',2\r\n'));
+    // One row still fails: its file is the next round's, not my people.failed.failed.csv.
+    const again = await ws(argv);
+    assert.equal(again.code, 5, again.stderr);
+    assert.deepEqual(names().sort(), ['Ada', 'Bob']);
+    assert.equal(existsSync(join(dir, 'my people.failed.failed.csv')), false);
+    const next = join(dir, 'my people.failed-2.csv');
+    assert.match(
+      readFileSync(next, 'utf8'),
+      /^ws_line,.*\r\n3,invalid_number,.*,Cy,cy@example.com,x\r\n$/s,
+    );
+    assert.match(again.stderr, new RegExp(`import that file: ws import contact '${next}' --map`));
+    rmSync(next);
   });
 
   it('checks without sending with --dry-run and ws import validate', async () => {

@@ -95,6 +95,46 @@ describe('ws records export', () => {
     );
   });
 
+  it('import reads an export back: the id column left out, the formula guard undone', async () => {
+    const values = [
+      {
+        name: '=1+2',
+        email: 'ada@example.com',
+        phone: '+1 415 555 0110',
+        notes: '@home\r\n-- and "quoted"',
+        tags: ['vip', 'newsletter'],
+        birthday: '1990-01-31',
+        subscribed: false,
+        score: -2.5,
+      },
+      { name: 'Plain', email: 'plain@example.com', status: 'lead', title: "'quoted'" },
+    ];
+    const ids = ctx.s.load('contact', values);
+    const file = join(ctx.dir, 'import-back.csv');
+    const exported = await ctx.s.ws(['records', 'export', 'contacts', '--output', file]);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.match(readFileSync(file, 'utf8'), /,'\+1 415 555 0110,/);
+    // Onto the same records, matched by email: nothing changes.
+    const same = await ctx.s.ws(['import', 'contacts', file, '--dedupe-by', 'email', '--json']);
+    assert.equal(same.code, 0, same.stderr);
+    assert.equal(JSON.parse(same.stdout).unchanged, 2, same.stdout);
+    assert.deepEqual(
+      ids.map((id) => ctx.s.get('contact', id)!.default),
+      values,
+    );
+    // Into an empty workspace: the same values, and an export of them is the same file but
+    // for the ids.
+    ctx.s.reset();
+    const fresh = await ctx.s.ws(['import', 'contacts', file]);
+    assert.equal(fresh.code, 0, fresh.stderr);
+    const again = join(ctx.dir, 'import-back-2.csv');
+    const second = await ctx.s.ws(['records', 'export', 'contacts', '--output', again]);
+    assert.equal(second.code, 0, second.stderr);
+    const withoutIds = (path: string) =>
+      readFileSync(path, 'utf8').replace(/^[0-9a-f-]{36},/gm, 'ID,');
+    assert.equal(withoutIds(again), withoutIds(file));
+  });
+
   it('ndjson and json hold flat objects { id, slug: value } with every selected slug', async () => {
     const [org] = ctx.s.load('organization', [{ name: 'Acme' }]);
     const [a] = ctx.s.load('contact', [{ name: 'Ada', organization: org, tags: ['vip'] }]);

@@ -5,9 +5,12 @@ import { recordsOf } from '../../src/sandbox/resources/records/model.ts';
 import { call, prism, startFor } from './helpers.ts';
 
 describe('control endpoints', () => {
-  test('GET /__sandbox/health needs no key and never shows it', async (t) => {
+  test('GET /__sandbox/health needs no key and never shows it; with it, says more', async (t) => {
     const sandbox = await startFor(t);
-    const answer = await call(sandbox, 'GET', '/__sandbox/health', { key: null });
+    const anonymous = await call(sandbox, 'GET', '/__sandbox/health', { key: null });
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(anonymous.body, { ok: true });
+    const answer = await call(sandbox, 'GET', '/__sandbox/health');
     assert.equal(answer.status, 200);
     assert.deepEqual(Object.keys(answer.body).sort(), [
       'ok',

@@ -67,6 +67,9 @@ describe('completion: what each word may become', () => {
       'import',
       'sandbox',
       'views',
+      'automations',
+      'webhooks',
+      'deliveries',
       'completion',
     ]);
     assert.deepEqual((await offered(['records', 'grant', ''])).values, ['get', 'set']);

@@ -124,6 +124,7 @@ export async function run(opts: ApiOptions, deps: Deps): Promise<void> {
       idempotencyKey: opts.idempotencyKey,
       signal: deps.signal,
       acceptErrors: true,
+      anyBody: true,
     });
     const failed = res.status < 200 || res.status >= 300;
     if (opts.include) printHead(deps, res);

@@ -78,6 +78,19 @@ const UNIT_MS: Record<string, number> = {
   w: 7 * 86_400_000,
 };
 
+/**
+ * A duration in milliseconds: `30m`, `2h`, `7d`, `1w`, `1h30m` (units s, m, h, d, w, any
+ * case; `0s` is 0); undefined when the text is not one. The reader of --since, and of other
+ * flags that take a duration (`ws automations create --wait 2h`).
+ */
+export function parseDuration(text: string): number | undefined {
+  if (!/^(\d+[smhdw])+$/i.test(text)) return undefined;
+  let ms = 0;
+  for (const [, n, unit] of text.matchAll(/(\d+)([smhdw])/gi))
+    ms += Number(n) * UNIT_MS[unit!.toLowerCase()]!;
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}
+
 /** A date, optionally with a time (minutes, seconds, fractions) and a zone (else local time). */
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -88,12 +101,8 @@ const ISO =
  */
 export function parseSince(flag: string, value: string): Since {
   const text = value.trim();
-  if (/^(\d+[smhdw])+$/i.test(text)) {
-    let ms = 0;
-    for (const [, n, unit] of text.matchAll(/(\d+)([smhdw])/gi))
-      ms += Number(n) * UNIT_MS[unit!.toLowerCase()]!;
-    if (ms > 0 && Number.isSafeInteger(ms)) return { ago: ms };
-  }
+  const ms = parseDuration(text);
+  if (ms !== undefined && ms > 0) return { ago: ms };
   const m = ISO.exec(text);
   if (m) {
     const [, y, mo, d, h, mi, s] = m.map(Number);

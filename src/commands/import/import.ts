@@ -46,7 +46,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   const label = source.path === undefined ? 'stdin' : opts.file;
   let delimiter = opts.delimiter ?? ',';
   const hash = new RunningHash();
-  const events = readCsv(source.text(), {
+  const events = readCsv(source.bytes(), {
     delimiter: opts.delimiter,
     onDelimiter: (d) => {
       delimiter = d;
@@ -66,6 +66,9 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       defs,
     );
     const apiOptions = apiOptionsFor(opts, defs, columns, type);
+    // The rate and the time left count from here: not the time spent answering the
+    // mapping's questions at a terminal.
+    const sending = monotonicMs();
     let outcome: SendOutcome;
     if (first.length === 0) {
       io.info(`${label} has a header but no rows: there is nothing to import.`);
@@ -89,7 +92,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
           delimiter,
           columns,
           apiOptions,
-          started,
+          started: sending,
         },
         deps,
       );
@@ -101,6 +104,8 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       path: source.path,
       dryRun: opts.dryRun,
       durationMs: monotonicMs() - started,
+      rateMs: monotonicMs() - sending,
+      again: opts.again,
     });
   } finally {
     void events.return(undefined);

@@ -148,6 +148,23 @@ function parseOpts(
       cmd,
       validate ? ['import', 'validate', type, file] : ['import', type, file],
     ),
+    again: againWords(cmd, validate ? ['import', 'validate', type] : ['import', type]),
+  };
+}
+
+/**
+ * The words of this command run on another file (the failed rows): the same flags, but not
+ * those that name this run's own files or continue it (--failed-file, --results,
+ * --save-map, --resume). The file goes after the last word of `head`.
+ */
+function againWords(cmd: Command, head: string[]): { head: string[]; args: string[] } {
+  const profile = flags(cmd.optsWithGlobals()).string('--profile');
+  return {
+    head: ['ws', ...head],
+    args: [
+      ...(profile !== undefined ? ['--profile', profile] : []),
+      ...givenArgs(cmd, ['--resume', '--failed-file', '--results', '--save-map']),
+    ],
   };
 }
 
@@ -195,13 +212,17 @@ export function registerImport(program: Command, ctx: CommandContext): void {
     imp
       .command('validate <type> <file>')
       .description('Check a CSV file against the property definitions without sending anything'),
-  ).action((type: string, file: string, o: OptionValues, cmd: Command) =>
-    ctx.invoke(
+  ).action((type: string, file: string, _o: OptionValues, cmd: Command) => {
+    // `import` has the same flags and commander gives them to it wherever they are written
+    // (global flags must stay usable after a verb), so validate reads them there: its own
+    // stay empty, and are declared for its help.
+    const parent = cmd.parent!;
+    return ctx.invoke(
       cmd,
       async () => (await verbs()).importVerb,
-      parseOpts(type, file, flags(o), cmd, true),
-    ),
-  );
+      parseOpts(type, file, flags(parent.opts()), parent, true),
+    );
+  });
 
   imp
     .command('status <job>')

@@ -88,14 +88,16 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
   must(checkTeamId(teamId), '--team-id');
 
   const apiKey = await readKey(opts, deps);
-  await store.set(opts.name, {
-    base_url: baseUrl.replace(/\/+$/, ''),
-    team_id: teamId,
-    api_key: apiKey,
-    ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
-  });
-  const makeDefault = opts.makeDefault || store.defaultName() === undefined;
-  if (makeDefault) await store.setDefault(opts.name);
+  const makeDefault = await store.set(
+    opts.name,
+    {
+      base_url: baseUrl.replace(/\/+$/, ''),
+      team_id: teamId,
+      api_key: apiKey,
+      ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
+    },
+    opts.makeDefault ? 'always' : 'if-none',
+  );
   io.success(
     `Saved profile "${opts.name}" (key ${redactKey(apiKey)})${makeDefault ? ' as the default profile' : ''}.`,
   );

@@ -12,7 +12,7 @@ import {
   findDefinition,
   type PropertyDefinition,
 } from '../../schema/definitions.ts';
-import { isPlainObject, isUuid } from '../../util/guards.ts';
+import { isPlainObject, isUuid, own } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
 import { toWriteForm } from '../../values/write-form.ts';
 import { readJsonArg } from '../common/input.ts';
@@ -164,7 +164,7 @@ export function rowColumns(slugs: readonly string[]): Column<Row>[] {
       .map(
         (slug): Column<Row> => ({
           key: slug,
-          get: (row) => toWriteForm(row.properties?.[slug]),
+          get: (row) => toWriteForm(own(row.properties, slug)),
         }),
       ),
   ];

@@ -35,15 +35,13 @@ const PROFILE = 'sandbox';
 
 async function saveProfile(deps: Deps, ready: Ready, rateLimit: number): Promise<string> {
   const store = await deps.config();
-  await store.set(PROFILE, {
-    base_url: ready.url,
-    team_id: ready.team_id,
-    api_key: ready.api_key,
-    rate_limit: rateLimit,
-  });
+  const isDefault = await store.set(
+    PROFILE,
+    { base_url: ready.url, team_id: ready.team_id, api_key: ready.api_key, rate_limit: rateLimit },
+    'if-none',
+  );
   const def = store.defaultName();
-  if (def === undefined || def === PROFILE) {
-    await store.setDefault(PROFILE);
+  if (isDefault) {
     return `Saved as profile "${PROFILE}" (the default).`;
   }
   return `Saved as profile "${PROFILE}"; use it with --profile ${PROFILE} or \`ws profile use ${PROFILE}\` (the default is "${def}").`;
@@ -63,6 +61,11 @@ function announce(deps: Deps, ready: Ready, lines: string[]): void {
     io.println(`team_id\t${ready.team_id}`);
   }
   for (const l of lines) io.info(l);
+}
+
+/** Hosts that only this machine can reach. */
+function loopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export async function run(opts: StartOptions, deps: Deps): Promise<void> {
@@ -101,11 +104,21 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
         'Use --host 127.0.0.1 and a port above 1024.',
       );
     }
-    if (err instanceof Error && !(err instanceof WsError))
-      throw new WsError(err.message, { cause: err });
-    throw err;
+    if (err instanceof WsError) throw err;
+    // A --data file that cannot be read or is not a sandbox's: bad input, named by a flag.
+    if (err instanceof Error && err.name === 'DataFileError')
+      throw new UsageError(err.message, 'Check the file given with --data.');
+    throw new WsError(err instanceof Error ? err.message : String(err), {
+      cause: err,
+      code: 'internal',
+    });
   }
   const ready: Ready = { url: sandbox.url, api_key: sandbox.apiKey, team_id: sandbox.teamId };
+  if (!loopback(opts.host)) {
+    io.warn(
+      `The sandbox listens on ${opts.host} port ${sandbox.port}: anyone who can reach this machine can reach it, and its API key is the only guard. Use --host 127.0.0.1 unless other machines need it.`,
+    );
+  }
   const lines: string[] = [];
   if (opts.profile) lines.push(await saveProfile(deps, ready, opts.rateLimit));
   if (opts.data) lines.push(`State is kept in ${opts.data}.`);

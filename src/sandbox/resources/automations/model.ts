@@ -2,10 +2,11 @@
 // The model checks an automation against the definitions of its object type (the shared
 // checks of src/automations/check.ts), keeps it, and answers which of a team's automations
 // a write may fire (enabled ones, by object type and trigger) with each one compiled once by
-// the shared evaluator (src/automations/evaluate.ts) until it or a definition changes.
+// the shared evaluator (src/automations/evaluate.ts) until it or a definition changes (and
+// then compiled again only when what it reads changed: compiled.ts).
 
 import { checkAutomation } from '../../../automations/check.ts';
-import { type CompiledAutomation, compileAutomation } from '../../../automations/evaluate.ts';
+import type { CompiledAutomation } from '../../../automations/evaluate.ts';
 import type { Trigger } from '../../../automations/types.ts';
 import { AutomationObjectType } from '../../../generated/enums.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
@@ -20,6 +21,7 @@ import {
   type Store,
 } from '../../store.ts';
 import { stableId } from '../properties/catalogue.ts';
+import { CompiledAutomations } from './compiled.ts';
 import type { AutomationFields, StoredAutomation } from './types.ts';
 import { workspaceOf } from './workspace.ts';
 
@@ -69,6 +71,8 @@ export class AutomationsModel implements Slice {
    * change of automations or of definitions.
    */
   private candidates = new Map<string, Map<string, Candidates>>();
+  /** Compiles kept across changes and resets (compiled.ts): reused while they still hold. */
+  private readonly compiles = new CompiledAutomations();
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -175,11 +179,7 @@ export class AutomationsModel implements Slice {
   compiledOf(store: Store, candidate: Candidate): CompiledAutomation {
     if (candidate.compiled === undefined) {
       const { automation } = candidate;
-      candidate.compiled = compileAutomation(
-        automation,
-        automation.object_type,
-        workspaceOf(store, automation.team_id),
-      );
+      candidate.compiled = this.compiles.of(automation, workspaceOf(store, automation.team_id));
     }
     return candidate.compiled;
   }

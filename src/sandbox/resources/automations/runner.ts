@@ -9,9 +9,10 @@
 //
 // The events of one request (or of one step of an import job: up to 500 rows) are matched
 // together once its writes are done, in a microtask, so before the request answers (the
-// server awaits its handler): each automation is tried on the events one after the other,
-// a tight loop that costs a fraction of trying it between the writes of every row. Runs
-// still start in the order of the writes, and of the automations for one write.
+// server awaits its handler): a tight loop over the writes, each tried on the automations
+// compiled for them, that costs a fraction of trying them between the writes of every row.
+// Runs start in the order of the writes, and of the automations for one write; writes that
+// fire the same automations share the array that names them.
 
 import type { Change, RecordData } from '../../../automations/types.ts';
 import { clockEvents } from '../../clock.ts';
@@ -66,7 +67,7 @@ function fire(
   writes: readonly RunTrigger[],
 ): void {
   // One change and two records, refilled for each write (the evaluator keeps nothing of
-  // them), and one array of verdicts: an import step matches 500 writes here.
+  // them): an import step matches 500 writes here.
   const before: Mutable<RecordData> = { id: '', default: {}, lists: {} };
   const after: Mutable<RecordData> = { id: '', default: {}, lists: {} };
   const change: Mutable<Change> = { trigger: 'created', before: null, after };
@@ -83,34 +84,42 @@ function fire(
       end++;
     }
     const candidates = automations.candidatesFor(first.team_id, first.object_type, first.type);
-    const count = end - start;
-    const fired = new Uint8Array(candidates.length * count);
+    const compiled = candidates.map((candidate) => automations.compiledOf(store, candidate));
+    // The automations a write fires, by the bits of their candidates: writes that fire the
+    // same ones share one array (runs keep it), so the writes of an import step make a few.
+    const firings = candidates.length <= 30 ? new Map<number, StoredAutomation[]>() : undefined;
     change.trigger = first.type;
-    for (let c = 0; c < candidates.length; c++) {
-      const compiled = automations.compiledOf(store, candidates[c]!);
-      for (let i = 0; i < count; i++) {
-        const write = writes[start + i]!;
-        after.id = write.record_id;
-        after.default = write.after;
-        after.lists = write.after_lists;
-        if (write.before === null) change.before = null;
-        else {
-          before.id = write.record_id;
-          before.default = write.before;
-          before.lists = write.before_lists ?? {};
-          change.before = before;
-        }
-        if (compiled.fires(change)) fired[c * count + i] = 1;
+    for (let i = start; i < end; i++) {
+      const write = writes[i]!;
+      after.id = write.record_id;
+      after.default = write.after;
+      after.lists = write.after_lists;
+      if (write.before === null) change.before = null;
+      else {
+        before.id = write.record_id;
+        before.default = write.before;
+        before.lists = write.before_lists ?? {};
+        change.before = before;
       }
-    }
-    for (let i = 0; i < count; i++) {
       let firing: StoredAutomation[] | undefined;
-      for (let c = 0; c < candidates.length; c++) {
-        if (fired[c * count + i] === 0) continue;
-        firing ??= [];
-        firing.push(candidates[c]!.automation);
+      if (firings !== undefined) {
+        let bits = 0;
+        for (let c = 0; c < compiled.length; c++) if (compiled[c]!.fires(change)) bits |= 1 << c;
+        if (bits !== 0) {
+          firing = firings.get(bits);
+          if (firing === undefined) {
+            firing = candidates.filter((_, c) => (bits & (1 << c)) !== 0).map((c) => c.automation);
+            firings.set(bits, firing);
+          }
+        }
+      } else {
+        for (let c = 0; c < compiled.length; c++) {
+          if (!compiled[c]!.fires(change)) continue;
+          firing ??= [];
+          firing.push(candidates[c]!.automation);
+        }
       }
-      if (firing !== undefined) runs.start(store, firing, writes[start + i]!);
+      if (firing !== undefined) runs.start(store, firing, write);
     }
     start = end;
   }

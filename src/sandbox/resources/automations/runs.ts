@@ -33,7 +33,7 @@ import type {
   LinkedinAction,
   WaitAction,
 } from '../../../automations/types.ts';
-import { isPlainObject } from '../../../util/guards.ts';
+import { isPlainObject, own } from '../../../util/guards.ts';
 import type { Clock } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType } from '../../object-types.ts';
@@ -722,7 +722,7 @@ function recipientsFor(store: Store, run: Run, action: EmailAction | LinkedinAct
   };
   return recipientsOf(store, view).map((contact) => {
     const values = def.list_id === null ? contact.default : contact.lists[def.list_id];
-    const address = values?.[def.slug] ?? null;
+    const address = own(values, def.slug) ?? null;
     if (action.type === 'linkedin') return { contact_id: contact.id, provider_value: address };
     let subject: string;
     try {

@@ -5,6 +5,7 @@
 // `group_id`; answers always carry plain maps under the current names. The read-only
 // participant arrays may be sent back as read and are ignored.
 
+import { own } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import { recordScope, requireRecord } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
@@ -126,7 +127,7 @@ function grantBody(scope: Scope, record: Readonly<StoredRecord>, grant: StoredGr
       if (kind === undefined) continue;
       const ids = participants[kind] ?? [];
       participants[kind] = ids;
-      const value = values?.[def.slug];
+      const value = own(values, def.slug);
       for (const id of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
         if (typeof id === 'string' && !ids.includes(id)) ids.push(id);
       }

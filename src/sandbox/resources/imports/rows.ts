@@ -11,7 +11,7 @@
 // not once per chunk.
 
 import { canonicalJson } from '../../../util/canonical-json.ts';
-import { isPlainObject } from '../../../util/guards.ts';
+import { isPlainObject, own } from '../../../util/guards.ts';
 import { SandboxError } from '../../errors.ts';
 import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
@@ -164,7 +164,7 @@ export class RowImporter {
   private keyOf(input: RecordInput): string | undefined {
     const def = this.dedupe;
     if (def === undefined) return undefined;
-    const raw = valuesFor(def, input.default, input.list)?.[def.slug];
+    const raw = own(valuesFor(def, input.default, input.list), def.slug);
     if (isEmptyValue(raw)) return undefined;
     const normalised = normaliseValue({ ...this.workspace, listId: def.list_id }, def, raw);
     return 'value' in normalised ? this.key(normalised.value) : undefined;
@@ -186,7 +186,7 @@ export class RowImporter {
       const record = this.records.get(this.type, id);
       // Changed or deleted since the index was built (by another request between steps).
       if (record === undefined || record.deleted_at !== null) continue;
-      const value = valuesFor(def, record.default, record.lists)?.[def.slug];
+      const value = own(valuesFor(def, record.default, record.lists), def.slug);
       if (this.key(value) === key) found.push(record);
     }
     if (found.length !== ids.length)
@@ -212,7 +212,7 @@ export class RowImporter {
     const def = this.dedupe!;
     this.index = new Map();
     for (const record of this.records.records(this.type)) {
-      const key = this.key(valuesFor(def, record.default, record.lists)?.[def.slug]);
+      const key = this.key(own(valuesFor(def, record.default, record.lists), def.slug));
       if (key !== undefined) this.remember(key, record.id);
     }
     return this.index;
@@ -276,8 +276,7 @@ function valuesFor(
   values: unknown,
   lists: unknown,
 ): Record<string, unknown> | undefined {
-  const found =
-    def.list_id === null ? values : isPlainObject(lists) ? lists[def.list_id] : undefined;
+  const found = def.list_id === null ? values : own(lists, def.list_id);
   return isPlainObject(found) ? found : undefined;
 }
 

@@ -26,7 +26,7 @@ import {
   type OptionSource,
   textOf,
 } from '../../../filter/compare.ts';
-import { isPlainObject } from '../../../util/guards.ts';
+import { isPlainObject, own } from '../../../util/guards.ts';
 import type { ObjectType } from '../../object-types.ts';
 import {
   fieldProblem,
@@ -67,8 +67,8 @@ function directOf(
   if (steps.length !== 1) return undefined;
   const { slug, list_id: listId } = steps[0]!.def;
   return listId === null
-    ? (record) => record.default[slug]
-    : (record) => record.lists[listId]?.[slug];
+    ? (record) => own(record.default, slug)
+    : (record) => own(own(record.lists, listId), slug);
 }
 
 /**
@@ -99,8 +99,9 @@ function reachOf(steps: readonly PathStep[]): Reach {
   const last = steps.length - 1;
   const walk = (record: Readonly<StoredRecord>, i: number, out: unknown[]): void => {
     const { def } = steps[i]!;
-    const values = i === 0 && def.list_id !== null ? record.lists[def.list_id] : record.default;
-    const value = values?.[def.slug];
+    const values =
+      i === 0 && def.list_id !== null ? own(record.lists, def.list_id) : record.default;
+    const value = own(values, def.slug);
     if (i === last) {
       out.push(value);
       return;

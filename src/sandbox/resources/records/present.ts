@@ -4,6 +4,7 @@
 // values that a dot path selected (`organization.name`), else nothing. Select values are
 // stored as option slugs and read back as such.
 
+import { own } from '../../../util/guards.ts';
 import {
   definitionsIn,
   isReference,
@@ -88,7 +89,7 @@ export function project(scope: Scope, values: Values, projection: Projection): V
     return out;
   }
   for (const [slug, node] of projection) {
-    const value = values[slug];
+    const value = own(values, slug) as Values[string] | undefined;
     out[slug] = value === undefined ? null : render(scope, node.def, value, node.children);
   }
   return out;

@@ -1,0 +1,168 @@
+// Typed calls for the webhook endpoints and their delivery logs (`/v2/webhooks/{teamId}/…`).
+// While the hosted gateway keeps these routes a preview it answers 403 "Missing
+// Authentication Token"; the client turns that into `webhooks_unavailable` (api/errors.ts)
+// for every call here.
+import type { ApiClient } from './client.ts';
+import type { AnswerOf, QueryOf, Schemas } from './types.ts';
+
+export type Webhook = Schemas['Webhook'];
+export type WebhookCreated = Schemas['WebhookCreated'];
+export type WebhookWithVerification = Schemas['WebhookWithVerification'];
+export type WebhookCreate = Schemas['WebhookCreate'];
+export type WebhookPatch = Schemas['WebhookPatch'];
+export type PingResult = Schemas['PingResult'];
+export type Delivery = Schemas['Delivery'];
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type DeliveryDetail = Schemas['DeliveryDetail'];
+export type DeliveryList = Schemas['DeliveryList'];
+export type DeliveryStatus = Schemas['DeliveryStatus'];
+
+/** The largest page of the delivery listings. */
+export const MAX_DELIVERY_PAGE = 100;
+
+interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+function base(client: ApiClient): string[] {
+  return ['v2', 'webhooks', client.teamId];
+}
+
+/** GET /v2/webhooks/{teamId} → every webhook of the team (the listing has no pages). */
+export async function listWebhooks(client: ApiClient, opts: CallOptions = {}): Promise<Webhook[]> {
+  const res = await client.request<AnswerOf<'listWebhooks', 200>>({
+    method: 'GET',
+    path: base(client),
+    signal: opts.signal,
+  });
+  return res.body?.data ?? [];
+}
+
+/** GET …/{webhookId} → the webhook. */
+export async function getWebhook(
+  client: ApiClient,
+  id: string,
+  opts: CallOptions = {},
+): Promise<Webhook> {
+  const res = await client.request<Webhook>({
+    method: 'GET',
+    path: [...base(client), id],
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** POST /v2/webhooks/{teamId} → the webhook with its secret (answered this once) and verification. */
+export async function createWebhook(
+  client: ApiClient,
+  body: WebhookCreate,
+  opts: CallOptions = {},
+): Promise<WebhookCreated> {
+  const res = await client.request<WebhookCreated>({
+    method: 'POST',
+    path: base(client),
+    body,
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** PATCH …/{webhookId}: a url change also answers `verification` (the handshake runs again). */
+export async function updateWebhook(
+  client: ApiClient,
+  id: string,
+  patch: WebhookPatch,
+  opts: CallOptions = {},
+): Promise<WebhookWithVerification> {
+  const res = await client.request<WebhookWithVerification>({
+    method: 'PATCH',
+    path: [...base(client), id],
+    body: patch,
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** DELETE …/{webhookId}: the webhook and its delivery log. */
+export async function deleteWebhook(
+  client: ApiClient,
+  id: string,
+  opts: CallOptions = {},
+): Promise<void> {
+  await client.request({ method: 'DELETE', path: [...base(client), id], signal: opts.signal });
+}
+
+/** POST …/{webhookId}/verify: the handshake runs again. */
+export async function verifyWebhook(
+  client: ApiClient,
+  id: string,
+  opts: CallOptions = {},
+): Promise<AnswerOf<'verifyWebhook', 200>> {
+  const res = await client.request<AnswerOf<'verifyWebhook', 200>>({
+    method: 'POST',
+    path: [...base(client), id, 'verify'],
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** POST …/{webhookId}/ping: a `webhook.test` event, sent only to an enabled, verified webhook. */
+export async function pingWebhook(
+  client: ApiClient,
+  id: string,
+  opts: CallOptions = {},
+): Promise<PingResult> {
+  const res = await client.request<PingResult>({
+    method: 'POST',
+    path: [...base(client), id, 'ping'],
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+export interface DeliveryQuery extends CallOptions {
+  /** One webhook's log; the team's without. */
+  webhookId?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  type?: 'delivery' | 'verification' | 'all' | undefined;
+  /** Created strictly before / after (ISO-8601). */
+  before?: string | undefined;
+  after?: string | undefined;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** One page of deliveries, newest first: a webhook's (GET …/{webhookId}/deliveries) or the team's. */
+export async function listDeliveries(client: ApiClient, q: DeliveryQuery): Promise<DeliveryList> {
+  const res = await client.request<DeliveryList>({
+    method: 'GET',
+    path: q.webhookId
+      ? [...base(client), q.webhookId, 'deliveries']
+      : [...base(client), 'deliveries'],
+    query: {
+      status: q.status,
+      type: q.type,
+      before: q.before,
+      after: q.after,
+      cursor: q.cursor,
+      limit: q.limit,
+    } satisfies QueryOf<'listDeliveries'>,
+    signal: q.signal,
+  });
+  return { data: res.body?.data ?? [], next_cursor: res.body?.next_cursor ?? null };
+}
+
+/** GET …/{webhookId}/deliveries/{deliveryId} → the delivery with its attempt history. */
+export async function getDelivery(
+  client: ApiClient,
+  webhookId: string,
+  deliveryId: string,
+  opts: CallOptions = {},
+): Promise<DeliveryDetail> {
+  const res = await client.request<DeliveryDetail>({
+    method: 'GET',
+    path: [...base(client), webhookId, 'deliveries', deliveryId],
+    signal: opts.signal,
+  });
+  return res.body;
+}

@@ -1,0 +1,5 @@
+// The verbs of this noun, loaded together when one of them runs (see src/command.ts).
+export * as getVerb from './get.ts';
+export * as listVerb from './list.ts';
+export * as replayVerb from './replay.ts';
+export * as tailVerb from './tail.ts';

@@ -1,0 +1,79 @@
+// The built `ws` spawned as a user (or a CI job) runs it, for commands that run until they
+// are stopped (`ws webhooks listen`, `ws deliveries tail`): stdout read line by line as it
+// comes, stderr kept, signals sent, the exit awaited. Run `npm run build` first.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
+
+export interface Spawned {
+  child: ChildProcess;
+  /** stdout lines so far. */
+  lines: string[];
+  stderr(): string;
+  /** The first stdout line (from the start) that matches; waits for it. */
+  waitFor(match: (line: string) => boolean, what?: string): Promise<string>;
+  /** Waits until stderr matches. */
+  waitForStderr(match: RegExp): Promise<void>;
+  /** Resolves with the exit code (null when killed by a signal), once stdout and stderr are read. */
+  exited: Promise<number | null>;
+}
+
+/** The environment a spawned ws gets: the config dir given, nothing of the caller's ws settings. */
+export function wsEnv(configDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    WS_CONFIG_DIR: configDir,
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    WS_PROFILE: '',
+    WS_API_KEY: '',
+    WS_TEAM_ID: '',
+    WS_BASE_URL: '',
+    ...extra,
+  };
+}
+
+export function spawnWs(args: string[], env: NodeJS.ProcessEnv): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let err = '';
+  const waiters: (() => void)[] = [];
+  child.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+    for (const w of waiters.splice(0)) w();
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const w of waiters.splice(0)) w();
+  });
+  let done = false;
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('close', (code) => {
+      done = true;
+      resolve(code);
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    exited,
+    async waitForStderr(match) {
+      while (!match.test(err)) {
+        if (done) throw new Error(`ws exited before stderr matched ${match}; stderr: ${err}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+    async waitFor(match, what = 'a line') {
+      for (;;) {
+        const found = lines.find(match);
+        if (found !== undefined) return found;
+        if (done)
+          throw new Error(`ws exited before ${what}; stdout: ${lines.join('\n')}\nstderr: ${err}`);
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
