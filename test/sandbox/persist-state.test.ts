@@ -23,6 +23,10 @@ import {
   verifiedHook,
 } from './webhook-helpers.ts';
 
+function ok(answer: { status: number; text: string }, status = 200): void {
+  assert.equal(answer.status, status, answer.text);
+}
+
 /** Every slice of `loaded` equals that slice of `original`, and the clock too. */
 function assertSameState(loaded: RunningSandbox, original: RunningSandbox): void {
   const before = original.store.toJSON();
@@ -74,8 +78,6 @@ test('the state after writes to every resource equals the state loaded from the 
   });
   t.after(() => sandbox.close());
   const http = api(sandbox);
-  const ok = (answer: { status: number; text: string }, status = 200) =>
-    assert.equal(answer.status, status, answer.text);
 
   // Definitions and options
   ok(await http.post('deal/properties', { name: 'Tier', slug: 'tier', type: 'str' }), 201);
@@ -151,8 +153,6 @@ test('runs, deliveries, import job steps and grants are journaled entry by entry
   const sandbox = await startSandbox({ dataFile: file });
   t.after(() => sandbox.close());
   const http = api(sandbox);
-  const ok = (answer: { status: number; text: string }, status = 200) =>
-    assert.equal(answer.status, status, answer.text);
   const journaled = ['automation_runs', 'webhooks', 'imports', 'grants'];
 
   const hook = await verifiedHook(sandbox, `${receiver.origin}/hook`);

@@ -12,6 +12,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
+import { entryOf } from '../../../util/maps.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
@@ -274,7 +275,7 @@ export class ImportsModel implements Slice {
     this.loading ??= this.loadingFromState();
     const loading = this.loading;
     if (kind === 'results') {
-      const parts = getOrMake(loading.results, id, () => new Map<number, unknown>());
+      const parts = entryOf(loading.results, id, () => new Map<number, unknown>());
       if (value === undefined) parts.delete(first);
       else parts.set(first, value);
     } else if (value === undefined) {
@@ -365,7 +366,7 @@ export class ImportsModel implements Slice {
   }
 
   private chunksOf(id: string): number[] {
-    return getOrMake(this.chunks, id, () => []);
+    return entryOf(this.chunks, id, () => []);
   }
 
   private end(job: ImportJob, status: 'complete' | 'failed'): void {
@@ -447,15 +448,6 @@ function splitKey(
 function jobState(job: ImportJob): Omit<ImportJob, 'input' | 'results'> {
   const { input: _input, results: _results, ...state } = job;
   return state;
-}
-
-function getOrMake<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }
 
 /** The wire form of an asynchronous job: results once it stopped processing. */
