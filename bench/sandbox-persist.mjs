@@ -1,8 +1,9 @@
 // Persistence benchmark of the sandbox's data file (--data), at 100,000 records, each figure
 // against a sandbox without --data measured in the same run:
 //
-//   node bench/sandbox-persist.mjs [--records N] [--runs N] [--kills N]
-//   (defaults: 100,000 records, 5 runs, 20 kills; `npm run build` first: the kills run bin/ws.js)
+//   node bench/sandbox-persist.mjs [--records N] [--runs N] [--kills N] [--only SECTION]
+//   (defaults: 100,000 records, 5 runs, 20 kills; `npm run build` first: the kills run bin/ws.js;
+//   SECTION: stall (1 and 3), fsync, kills or growth)
 //
 // On a busy machine, read the CPU time of the load and the ratios rather than wall times.
 //
@@ -15,6 +16,13 @@
 //    load against a start without --data.
 // 4. Acknowledged writes lost per kill -9 (six clients creating and patching) of a real
 //    `ws sandbox start --data` process holding N records.
+// 5. Growth: bytes appended to the data file per write as the runs, deliveries and import
+//    jobs kept grow (100 runs and deliveries, then 5,000 with 5 import jobs more): a create
+//    that fires 10 automations (each a webhook step to a local receiver, so a run and a
+//    delivery each, and the delivery's attempt), and an import job of 1,000 rows. Beside each,
+//    what journaling the changed slices whole (the format before runs, deliveries and jobs
+//    were keyed) appends for the same changes: a listener writes each slice the changes
+//    touched once per turn of the event loop, as that journal's commit did.
 // Medians of --runs runs; spread is min..max.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +41,8 @@ const arg = (name, fallback) => {
 const N = arg('--records', 100_000);
 const RUNS = arg('--runs', 5);
 const KILLS = arg('--kills', 20);
+const onlyAt = process.argv.indexOf('--only');
+const want = (section) => onlyAt < 0 || process.argv[onlyAt + 1] === section;
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-persist-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
@@ -95,7 +105,7 @@ async function sandboxOf(n, options) {
 
 // 1. Stall
 console.log(`# sandbox persistence at ${N.toLocaleString('en')} records, ${RUNS} runs`);
-{
+if (want('stall')) {
   const plain = await sandboxOf(N, {});
   const file = join(dir, 'stall.data');
   const kept = await sandboxOf(N, { dataFile: file });
@@ -166,7 +176,7 @@ console.log(`# sandbox persistence at ${N.toLocaleString('en')} records, ${RUNS}
 }
 
 // 2. Write cost per fsync policy
-{
+if (want('fsync')) {
   const policies = [undefined, 'no', 'everysec', 'always'];
   const sandboxes = [];
   for (const policy of policies) {
@@ -193,7 +203,7 @@ console.log(`# sandbox persistence at ${N.toLocaleString('en')} records, ${RUNS}
 }
 
 // 4. Kills of a process holding N records
-{
+if (want('kills')) {
   const file = join(dir, 'kill.data');
   const filled = await startSandbox({ dataFile: file });
   fill(filled, N);
@@ -205,4 +215,157 @@ console.log(`# sandbox persistence at ${N.toLocaleString('en')} records, ${RUNS}
   console.log(
     `acknowledged writes per kill: median ${median(writes)} (${spread(writes)}); lost per kill: median ${median(lost)}, max ${Math.max(...lost)}, total ${lost.reduce((a, b) => a + b, 0)}`,
   );
+}
+
+// 5. Bytes per write as runs, deliveries and jobs grow
+if (want('growth')) {
+  const { createServer } = await import('node:http');
+  let posts = 0;
+  const receiver = createServer((req, res) => {
+    const challenge = new URL(req.url, 'http://receiver').searchParams.get(
+      'service_hook_challenge',
+    );
+    if (req.method === 'POST') posts++;
+    req.resume();
+    req.on('end', () => res.end(challenge ?? 'ok'));
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const file = join(dir, 'growth.data');
+  const sandbox = await startSandbox({ port: 0, dataFile: file, compactMinBytes: 2 ** 50 });
+  const prism = (rest) => `/v2/prism/${sandbox.teamId}/${rest}`;
+  const send = async (method, path, body) => {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => undefined);
+    if (res.status >= 300)
+      throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return { json, location: res.headers.get('location') };
+  };
+  const waitFor = async (what, check) => {
+    const end = Date.now() + 120_000;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  const hook = (
+    await send('POST', `/v2/webhooks/${sandbox.teamId}`, {
+      name: 'bench',
+      url: `http://127.0.0.1:${receiver.address().port}/hook`,
+    })
+  ).json;
+  await waitFor('the handshake', async () => {
+    const read = await send('GET', `/v2/webhooks/${sandbox.teamId}/${hook.id}`);
+    return read.json.verified;
+  });
+  for (let i = 0; i < 10; i++) {
+    await send('POST', prism('contact/triggered_automations'), {
+      kind: 'lifecycle',
+      name: `tell ${i}`,
+      on_create: true,
+      state: { filter: [] },
+      actions: [{ type: 'webhook', webhook_id: hook.id }],
+    });
+  }
+
+  // What journaling whole slices appends: each slice a change touched, once per turn.
+  const whole = new Map();
+  const touched = new Set();
+  sandbox.store.onChange((change) => {
+    if (change.kind !== 'slice' || sandbox.store.isKeyed(change.name) === false) return;
+    if (change.name === 'records' || change.name === 'idempotency') return;
+    if (touched.size === 0) {
+      setImmediate(() => {
+        for (const name of touched) {
+          const line = `${JSON.stringify({ s: name, w: sandbox.store.sliceJSON(name) })}\n`;
+          whole.set(name, (whole.get(name) ?? 0) + Buffer.byteLength(line));
+        }
+        touched.clear();
+      });
+    }
+    touched.add(change.name);
+  });
+  const wholeBytes = () => [...whole.values()].reduce((a, b) => a + b, 0);
+  const settled = async () => {
+    await waitFor('deliveries attempted', async () => {
+      const list = await send(
+        'GET',
+        `/v2/webhooks/${sandbox.teamId}/${hook.id}/deliveries?limit=100`,
+      );
+      return list.json.data.every((d) => d.status !== 'pending');
+    });
+    await sandbox.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  const runsKept = async () => sandbox.store.sliceJSON('automation_runs').runs.length;
+  const importJob = async (type, rows) => {
+    const objects = Array.from({ length: rows }, (_, i) => ({ default: { name: `Row ${i}` } }));
+    const started = await send('POST', prism(`${type}/import`), { objects });
+    await waitFor('the import job', async () => {
+      const read = await send('GET', started.location);
+      return read.json.status !== 'processing';
+    });
+  };
+
+  console.log('\n## bytes appended per write as runs, deliveries and import jobs grow');
+  console.log(
+    'runs   deliveries  jobs   create firing 10 automations: file (whole)      import of 1,000 rows, per row: file (whole)',
+  );
+  console.log(
+    '(file: bytes the data file grew, records included; whole: the changed slices other than records, journaled whole)',
+  );
+  let jobs = 0;
+  const results = [];
+  for (const target of [100, 5_000]) {
+    // Fill: contacts imported 100 at a time (1,000 runs and deliveries each), then creates.
+    while ((await runsKept()) + 1_000 <= target) {
+      await importJob('contact', 100);
+      jobs++;
+    }
+    while ((await runsKept()) < target)
+      await send('POST', prism('contact'), { default: { name: 'F' } });
+    await settled();
+    const runs = await runsKept();
+    const deliveries = sandbox.store.sliceJSON('webhooks').deliveries.length;
+    const creates = [];
+    const createsWhole = [];
+    for (let r = 0; r < RUNS * 2; r++) {
+      const size = statSync(file).size;
+      const before = wholeBytes();
+      const seen = posts;
+      await send('POST', prism('contact'), { default: { name: `Write ${r}` } });
+      await waitFor('10 deliveries', () => posts >= seen + 10);
+      await settled();
+      creates.push(statSync(file).size - size);
+      createsWhole.push(wholeBytes() - before);
+    }
+    const imports = [];
+    const importsWhole = [];
+    for (let r = 0; r < RUNS; r++) {
+      const size = statSync(file).size;
+      const before = wholeBytes();
+      await importJob('deal', 1_000);
+      jobs++;
+      await settled();
+      imports.push((statSync(file).size - size) / 1_000);
+      importsWhole.push((wholeBytes() - before) / 1_000);
+    }
+    results.push({ creates: median(creates), createsWhole: median(createsWhole) });
+    const kib = (b) => `${(b / 1024).toFixed(1)} KiB`;
+    console.log(
+      `${String(runs).padEnd(6)} ${String(deliveries).padEnd(11)} ${String(jobs).padEnd(6)} ${kib(median(creates)).padStart(10)} (${spread(creates.map((b) => b / 1024))}) (${kib(median(createsWhole))})`.padEnd(
+        78,
+      ) +
+        `${median(imports).toFixed(0)} B (${spread(imports)}) (${median(importsWhole).toFixed(0)} B)`,
+    );
+  }
+  const [small, large] = results;
+  console.log(
+    `create firing 10 automations, 5,000 vs 100 runs: keyed ${(large.creates / small.creates).toFixed(2)}x, whole ${(large.createsWhole / small.createsWhole).toFixed(2)}x`,
+  );
+  await sandbox.close();
+  receiver.close();
 }

@@ -273,7 +273,12 @@ export class Journal {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       removeLeftovers(file);
-      if (loaded === undefined || loaded.version !== DATA_FILE_VERSION || rewrite) {
+      if (
+        loaded === undefined ||
+        loaded.version !== DATA_FILE_VERSION ||
+        rewrite ||
+        keptWholeNowKeyed(loaded, store)
+      ) {
         const temp = tempPath(file);
         const fd = openSync(temp, 'wx', 0o600);
         try {
@@ -503,6 +508,20 @@ export class Journal {
     void (syncing ?? Promise.resolve()).then(() => closeSync(old));
     syncDirectory(dirname(this.file));
   }
+}
+
+/**
+ * True when the file holds a whole snapshot of a slice that now keeps keyed entries (runs,
+ * deliveries, import jobs and grants were journaled whole by earlier versions): it is
+ * rewritten at start, so its changes are appended as entries from then on.
+ */
+function keptWholeNowKeyed(loaded: JournalFile, store: Store): boolean {
+  for (const [name, state] of loaded.slices) {
+    if (state.whole !== undefined && store.sliceNames().includes(name) && store.isKeyed(name)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function entryLine(name: string, key: string, value: unknown): string {

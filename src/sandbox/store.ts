@@ -44,11 +44,15 @@ export interface Slice {
    * Slices whose state can grow with use keep it as keyed entries and say which one changed
    * (`ctx.changed(key)`): every entry as [key, JSON value] (a live iteration: entries changed
    * during it may be seen either way), one entry's JSON value (undefined: gone), and an
-   * entry loaded from the journal (undefined: gone), validated like load().
+   * entry loaded from the journal (undefined: gone), validated like load(). Entries are
+   * loaded in the order they first appear in the journal; `entriesLoaded()`, called after
+   * the last one, may check them together and rebuild what derives from them (orders,
+   * indexes), throwing a SnapshotError like load().
    */
   entries?(): Iterable<[string, unknown]>;
   entry?(key: string): unknown;
   loadEntry?(key: string, value: unknown): void;
+  entriesLoaded?(): void;
 }
 
 /** A change of state, as listeners hear it. */
@@ -143,6 +147,7 @@ export class Store {
         throw new SnapshotError(`store.slices.${def.name}`, 'keeps no keyed entries');
       }
       for (const [key, value] of entries) slice.loadEntry(key, value);
+      slice.entriesLoaded?.();
       this.pendingEntries.delete(def.name);
     }
     this.entries.set(def.name, { def, slice });

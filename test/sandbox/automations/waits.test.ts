@@ -78,6 +78,10 @@ describe('automations: wait steps', () => {
   });
 
   test('by cron in a time zone, across a daylight-saving change', async (t) => {
+    // Real time stands still for the sandbox (created after this), on a fixed date: the
+    // steps below land one second before and at 09:00 in Paris, however long the requests
+    // take on a busy machine, whatever today's date.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.UTC(2025, 2, 1, 12) });
     const sandbox = await sandboxFor(t);
     const http = api(sandbox);
     // The sandbox clock moves to 10:00 UTC the day before Paris next changes its offset.

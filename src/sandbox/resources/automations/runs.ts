@@ -15,7 +15,10 @@
 // A step that cannot run (a contact view or property that does not exist, a subject that
 // does not render, a cron expression that never matches again) is `failed` and ends the run.
 // Runs are kept in the `automation_runs` slice (so a sandbox with a data file resumes them
-// after a restart); of the finished ones, the latest MAX_FINISHED_RUNS.
+// after a restart); of the finished ones, the latest MAX_FINISHED_RUNS. The slice keeps keyed
+// entries for the data file's journal: one per run (its sequence) and `meta` (the id prefix
+// and the last sequence), so a write appends the runs it started or moved, and the runs it
+// pushed out, whatever the number of runs kept.
 //
 // Cost: an import fires automations for every row, so a run is small: it shares its trigger
 // (the write, with the record before and after) with the other runs of the same write, keeps
@@ -233,6 +236,8 @@ export class RunsModel implements Slice {
     dispatched: { status: 'dispatched', started_at: '', finished_at: '' },
     recorded: { status: 'recorded', started_at: '', finished_at: '' },
   };
+  /** Runs loaded from the journal, by sequence, until entriesLoaded() puts them in place. */
+  private loading: { prefix: string; sequence: number; runs: Map<number, Run> } | undefined;
   private readonly ctx: SliceContext;
   /** Told when a run starts waiting, with when it falls due (the runner arms its timer). */
   onWait: ((dueMs: number) => void) | undefined;
@@ -271,6 +276,7 @@ export class RunsModel implements Slice {
           }
         }
         this.finished.push(sequence);
+        this.ctx.changed(String(sequence));
         this.trim();
         continue;
       }
@@ -287,9 +293,10 @@ export class RunsModel implements Slice {
         steps: NO_STEPS,
       };
       this.runs.add(sequence, run);
+      this.ctx.changed(String(sequence));
       this.proceed(store, run, trigger.at, trigger.at_ms);
     }
-    this.ctx.changed();
+    if (automations.length > 0) this.ctx.changed(META);
   }
 
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
@@ -305,9 +312,9 @@ export class RunsModel implements Slice {
     for (const run of due) {
       this.endWait(run, 'completed', at);
       run.status = 'running';
+      this.ctx.changed(String(run.sequence));
       this.proceed(store, run, at, nowMs);
     }
-    if (due.length > 0) this.ctx.changed();
     return due.length;
   }
 
@@ -326,9 +333,9 @@ export class RunsModel implements Slice {
     for (const run of this.waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     for (const run of cancelled) {
       this.endWait(run, 'cancelled', at);
+      this.ctx.changed(String(run.sequence));
       this.finish(run, 'cancelled', at);
     }
-    this.ctx.changed();
   }
 
   /**
@@ -466,7 +473,9 @@ export class RunsModel implements Slice {
   /** Drop the oldest finished runs past MAX_FINISHED_RUNS. */
   private trim(): void {
     while (this.finished.length - this.head > MAX_FINISHED_RUNS) {
-      this.runs.delete(this.finished[this.head++]!);
+      const sequence = this.finished[this.head++]!;
+      this.runs.delete(sequence);
+      this.ctx.changed(String(sequence));
     }
     if (this.head > 4096 && this.head * 2 > this.finished.length) {
       this.finished = this.finished.slice(this.head);
@@ -484,6 +493,7 @@ export class RunsModel implements Slice {
     this.waiting = [];
     this.due = undefined;
     this.sequence = 0;
+    this.loading = undefined;
   }
 
   isEmpty(): boolean {
@@ -491,13 +501,60 @@ export class RunsModel implements Slice {
   }
 
   toJSON(): { prefix: string; sequence: number; runs: unknown[] } {
-    const runs = [...this.runs.values()].map((run) => {
-      const { id, name, list_id, actions } = run.automation;
-      const { first: _first, automations: _automations, ...trigger } = run.trigger;
-      return { ...run, automation: { id, name, list_id, actions }, trigger };
-    });
-    // Each run is saved with its own copy of the trigger; loaded runs no longer share one.
+    const runs = [...this.runs.values()].map(savedRun);
     return { prefix: this.prefix, sequence: this.sequence, runs };
+  }
+
+  /** Journal entries: `meta`, then every run kept, by sequence. */
+  *entries(): IterableIterator<[string, unknown]> {
+    yield [META, this.entry(META)];
+    for (const run of this.runs.values()) yield [String(run.sequence), savedRun(run)];
+  }
+
+  entry(key: string): unknown {
+    if (key === META) return { prefix: this.prefix, sequence: this.sequence };
+    const run = this.runs.get(Number(key));
+    return run === undefined ? undefined : savedRun(run);
+  }
+
+  loadEntry(key: string, value: unknown): void {
+    const at = `store.slices.automation_runs[${JSON.stringify(key)}]`;
+    this.loading ??= {
+      prefix: this.prefix,
+      sequence: this.sequence,
+      runs: new Map([...this.runs.values()].map((run) => [run.sequence, run])),
+    };
+    if (key === META) {
+      if (
+        !isPlainObject(value) ||
+        typeof value['prefix'] !== 'string' ||
+        !isCount(value['sequence'])
+      ) {
+        throw new SnapshotError(at, 'must be { prefix: string, sequence: integer >= 0 }');
+      }
+      this.loading.prefix = value['prefix'];
+      this.loading.sequence = value['sequence'];
+      return;
+    }
+    const sequence = Number(key);
+    if (!isCount(sequence) || String(sequence) !== key) {
+      throw new SnapshotError(at, "a run's key must be its sequence");
+    }
+    if (value === undefined) {
+      this.loading.runs.delete(sequence);
+      return;
+    }
+    const run = parseRun(value, at);
+    if (run.sequence !== sequence) throw new SnapshotError(`${at}.sequence`, `must be ${key}`);
+    this.loading.runs.set(sequence, run);
+  }
+
+  entriesLoaded(): void {
+    if (this.loading === undefined) return;
+    const { prefix, sequence, runs } = this.loading;
+    this.loading = undefined;
+    const sorted = [...runs.values()].sort((a, b) => a.sequence - b.sequence);
+    this.install(prefix, Math.max(sequence, sorted.at(-1)?.sequence ?? 0), sorted);
   }
 
   load(data: unknown): void {
@@ -513,15 +570,23 @@ export class RunsModel implements Slice {
     if (typeof sequence !== 'number' || !Number.isInteger(sequence) || sequence < 0) {
       throw new SnapshotError(`${base}.sequence`, 'must be an integer >= 0');
     }
-    const prefix = data['prefix'];
+    const parsed: Run[] = [];
+    for (const [i, item] of data['runs'].entries()) {
+      const run = parseRun(item, `${base}.runs[${i}]`);
+      if (i > 0 && run.sequence <= parsed[i - 1]!.sequence) {
+        throw new SnapshotError(`${base}.runs[${i}].sequence`, 'must grow from run to run');
+      }
+      parsed.push(run);
+    }
+    this.install(data['prefix'], sequence, parsed);
+  }
+
+  /** Put loaded runs (in sequence order) in place. */
+  private install(prefix: string, sequence: number, loaded: readonly Run[]): void {
     const runs = new RunTable(prefix);
     const finished: Run[] = [];
     const waiting: Run[] = [];
-    for (const [i, item] of data['runs'].entries()) {
-      const run = parseRun(item, `${base}.runs[${i}]`);
-      if (i > 0 && run.sequence <= data['runs'][i - 1].sequence) {
-        throw new SnapshotError(`${base}.runs[${i}].sequence`, 'must grow from run to run');
-      }
+    for (const run of loaded) {
       runs.add(run.sequence, run);
       if (run.status === 'waiting') waiting.push(run);
       else if (run.finished_at !== null) finished.push(run);
@@ -536,6 +601,23 @@ export class RunsModel implements Slice {
     this.sequence = sequence;
     this.prefix = prefix;
   }
+}
+
+/** The journal key of the id prefix and last sequence. */
+const META = 'meta';
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * A run as the data file keeps it: its automation as it was, and its own copy of the
+ * trigger (loaded runs no longer share one).
+ */
+function savedRun(run: Run): unknown {
+  const { id, name, list_id, actions } = run.automation;
+  const { first: _first, automations: _automations, ...trigger } = run.trigger;
+  return { ...run, automation: { id, name, list_id, actions }, trigger };
 }
 
 function newPrefix(): string {

@@ -1,7 +1,8 @@
 // Grants: who may see a deal or an action, kept in the store's `grants` slice, one per
 // record. A record without a stored grant has the empty grant (no share level, empty maps).
 // The participant arrays of a grant are not stored: they are read from the record (see
-// handlers.ts).
+// handlers.ts). There can be one per deal and action, so the slice keeps keyed entries for the
+// data file's journal (`<type>/<recordId>`): a grant written appends that grant alone.
 
 import { isPlainObject } from '../../../util/guards.ts';
 import {
@@ -64,7 +65,7 @@ export class GrantsModel implements Slice {
       record_id: recordId,
       ...copy(grant),
     });
-    this.ctx.changed();
+    this.ctx.changed(key(type, recordId));
     return this.get(type, recordId);
   }
 
@@ -90,37 +91,63 @@ export class GrantsModel implements Slice {
     const grants = new Map<string, Row>();
     for (const [i, item] of data.entries()) {
       const at = `${base}[${i}]`;
-      if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
-      const type = item['object_type'];
-      if (typeof type !== 'string' || !isGrantType(type)) {
-        throw new SnapshotError(`${at}.object_type`, `must be one of ${GRANT_TYPES.join(', ')}`);
+      const row = parseRow(item, at);
+      if (grants.has(key(row.object_type, row.record_id))) {
+        throw new SnapshotError(at, `a second grant of ${row.object_type} ${row.record_id}`);
       }
-      const recordId = item['record_id'];
-      if (typeof recordId !== 'string' || recordId === '') {
-        throw new SnapshotError(`${at}.record_id`, 'must be a non-empty string');
-      }
-      const level = item['share_level'];
-      if (level !== null && !(SHARE_LEVELS as readonly unknown[]).includes(level)) {
-        throw new SnapshotError(
-          `${at}.share_level`,
-          `must be null or one of ${SHARE_LEVELS.join(', ')}`,
-        );
-      }
-      const row: Row = {
-        object_type: type,
-        record_id: recordId,
-        share_level: level as ShareLevel | null,
-        team_id: parseMap(item['team_id'], `${at}.team_id`),
-        group_id: parseMap(item['group_id'], `${at}.group_id`),
-        user_id: parseMap(item['user_id'], `${at}.user_id`),
-      };
-      if (grants.has(key(type, recordId))) {
-        throw new SnapshotError(at, `a second grant of ${type} ${recordId}`);
-      }
-      grants.set(key(type, recordId), row);
+      grants.set(key(row.object_type, row.record_id), row);
     }
     this.grants = grants;
   }
+
+  /** Journal entries: one grant per record (`<type>/<recordId>`). */
+  entries(): IterableIterator<[string, unknown]> {
+    return this.grants.entries();
+  }
+
+  entry(k: string): unknown {
+    return this.grants.get(k);
+  }
+
+  loadEntry(k: string, value: unknown): void {
+    const at = `store.slices.grants[${JSON.stringify(k)}]`;
+    if (value === undefined) {
+      this.grants.delete(k);
+      return;
+    }
+    const row = parseRow(value, at);
+    if (key(row.object_type, row.record_id) !== k) {
+      throw new SnapshotError(at, `must be the grant of ${k}`);
+    }
+    this.grants.set(k, row);
+  }
+}
+
+function parseRow(item: unknown, at: string): Row {
+  if (!isPlainObject(item)) throw new SnapshotError(at, 'must be an object');
+  const type = item['object_type'];
+  if (typeof type !== 'string' || !isGrantType(type)) {
+    throw new SnapshotError(`${at}.object_type`, `must be one of ${GRANT_TYPES.join(', ')}`);
+  }
+  const recordId = item['record_id'];
+  if (typeof recordId !== 'string' || recordId === '') {
+    throw new SnapshotError(`${at}.record_id`, 'must be a non-empty string');
+  }
+  const level = item['share_level'];
+  if (level !== null && !(SHARE_LEVELS as readonly unknown[]).includes(level)) {
+    throw new SnapshotError(
+      `${at}.share_level`,
+      `must be null or one of ${SHARE_LEVELS.join(', ')}`,
+    );
+  }
+  return {
+    object_type: type,
+    record_id: recordId,
+    share_level: level as ShareLevel | null,
+    team_id: parseMap(item['team_id'], `${at}.team_id`),
+    group_id: parseMap(item['group_id'], `${at}.group_id`),
+    user_id: parseMap(item['user_id'], `${at}.user_id`),
+  };
 }
 
 function key(type: GrantType, recordId: string): string {

@@ -4,9 +4,15 @@
 //
 // The model holds the state and its rules (ids, counters, status moves, expiry); rows are
 // imported by rows.ts and jobs are moved forward by runner.ts.
+//
+// The slice keeps keyed entries for the data file's journal, so that a step of a job appends
+// what the step did, whatever the size of the job or the number of jobs: a job's state and
+// counters (`job/<id>`), its rows while it runs (`input/<id>`, written once), the results of
+// each step (`results/<id>/<first row>`) and the tombstones (`expired/<id>`).
 
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
+import { entryOf } from '../../../util/maps.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
@@ -117,6 +123,10 @@ export class ImportsModel implements Slice {
   private jobs = new Map<string, ImportJob>();
   /** Expired jobs: id → when they expired. */
   private tombstones = new Map<string, string>();
+  /** Per job, the first row of each journal entry of its results, in order. */
+  private chunks = new Map<string, number[]>();
+  /** What the journal holds, until entriesLoaded() checks it and puts it in place. */
+  private loading: Loading | undefined;
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -149,7 +159,9 @@ export class ImportsModel implements Slice {
       input: { objects, options },
     };
     this.jobs.set(job.job_id, job);
-    this.ctx.changed();
+    this.chunks.set(job.job_id, []);
+    this.ctx.changed(jobKey(job.job_id));
+    this.ctx.changed(`input/${job.job_id}`);
     return job;
   }
 
@@ -173,6 +185,10 @@ export class ImportsModel implements Slice {
 
   /** Record the results of the next rows of a processing job. */
   recordRows(job: ImportJob, results: readonly RowResult[]): void {
+    if (results.length > 0) {
+      this.chunksOf(job.job_id).push(job.processed);
+      this.ctx.changed(`results/${job.job_id}/${job.processed}`);
+    }
     for (const result of results) {
       job.results.push(result);
       if (result.error === undefined) job.succeeded++;
@@ -192,6 +208,8 @@ export class ImportsModel implements Slice {
   reset(): void {
     this.jobs = new Map();
     this.tombstones = new Map();
+    this.chunks = new Map();
+    this.loading = undefined;
   }
 
   isEmpty(): boolean {
@@ -233,19 +251,144 @@ export class ImportsModel implements Slice {
       }
       tombstones.set(item['job_id'], item['expires_at'] as string);
     }
+    this.install(jobs, tombstones);
+  }
+
+  /** Journal entries: per job its state, rows (while it runs) and results; the tombstones. */
+  *entries(): IterableIterator<[string, unknown]> {
+    for (const [id, job] of this.jobs) {
+      yield [jobKey(id), jobState(job)];
+      if (job.input !== null) yield [`input/${id}`, job.input];
+      for (const first of this.chunksOf(id)) {
+        const key = `results/${id}/${first}`;
+        yield [key, this.entry(key)];
+      }
+    }
+    for (const [id, expiredAt] of this.tombstones) yield [`expired/${id}`, expiredAt];
+  }
+
+  entry(key: string): unknown {
+    const { kind, id, first } = splitKey(key);
+    if (kind === 'expired') return this.tombstones.get(id);
+    const job = this.jobs.get(id);
+    if (job === undefined) return undefined;
+    if (kind === 'job') return jobState(job);
+    if (kind === 'input') return job.input ?? undefined;
+    const chunks = this.chunksOf(id);
+    const i = chunks.indexOf(first);
+    return i < 0 ? undefined : job.results.slice(first, chunks[i + 1] ?? job.results.length);
+  }
+
+  loadEntry(key: string, value: unknown): void {
+    const at = `store.slices.imports[${JSON.stringify(key)}]`;
+    const { kind, id, first } = splitKey(key, at);
+    this.loading ??= this.loadingFromState();
+    const loading = this.loading;
+    if (kind === 'results') {
+      const parts = entryOf(loading.results, id, () => new Map<number, unknown>());
+      if (value === undefined) parts.delete(first);
+      else parts.set(first, value);
+    } else if (value === undefined) {
+      loading[kind].delete(id);
+    } else {
+      loading[kind].set(id, value);
+    }
+  }
+
+  entriesLoaded(): void {
+    if (this.loading === undefined) return;
+    const { job: states, input, results, expired } = this.loading;
+    this.loading = undefined;
+    const jobs = new Map<string, ImportJob>();
+    const chunks = new Map<string, number[]>();
+    for (const [id, state] of states) {
+      const at = `store.slices.imports["job/${id}"]`;
+      if (!isPlainObject(state)) throw new SnapshotError(at, 'must be an object');
+      const parts = [...(results.get(id) ?? [])].sort(([a], [b]) => a - b);
+      for (const [first, part] of parts) {
+        if (!Array.isArray(part)) {
+          throw new SnapshotError(
+            `store.slices.imports["results/${id}/${first}"]`,
+            'must be an array',
+          );
+        }
+      }
+      const job = parseJob(
+        {
+          ...state,
+          results: parts.flatMap(([, part]) => part as unknown[]),
+          input: input.get(id) ?? null,
+        },
+        at,
+      );
+      if (job.job_id !== id) throw new SnapshotError(`${at}.job_id`, `must be ${id}`);
+      jobs.set(id, job);
+      chunks.set(
+        id,
+        parts.map(([first]) => first),
+      );
+    }
+    const tombstones = new Map<string, string>();
+    for (const [id, expiredAt] of expired) {
+      if (!isIsoDate(expiredAt)) {
+        throw new SnapshotError(
+          `store.slices.imports["expired/${id}"]`,
+          'must be an ISO-8601 date',
+        );
+      }
+      tombstones.set(id, expiredAt as string);
+    }
+    this.install(jobs, tombstones, chunks);
+  }
+
+  /** The state as journal entries are loaded into it (entries may follow a whole snapshot). */
+  private loadingFromState(): Loading {
+    const loading: Loading = {
+      job: new Map(),
+      input: new Map(),
+      results: new Map(),
+      expired: new Map(this.tombstones),
+    };
+    for (const [id, job] of this.jobs) {
+      loading.job.set(id, jobState(job));
+      if (job.input !== null) loading.input.set(id, job.input);
+      const parts = new Map<number, unknown>();
+      for (const first of this.chunksOf(id)) {
+        parts.set(first, this.entry(`results/${id}/${first}`));
+      }
+      loading.results.set(id, parts);
+    }
+    return loading;
+  }
+
+  /** Put loaded jobs and tombstones in place; a job's results are one chunk unless told. */
+  private install(
+    jobs: Map<string, ImportJob>,
+    tombstones: Map<string, string>,
+    chunks = new Map<string, number[]>(),
+  ): void {
+    for (const [id, job] of jobs) {
+      if (!chunks.has(id)) chunks.set(id, job.results.length > 0 ? [0] : []);
+    }
     this.jobs = jobs;
     this.tombstones = tombstones;
+    this.chunks = chunks;
+  }
+
+  private chunksOf(id: string): number[] {
+    return entryOf(this.chunks, id, () => []);
   }
 
   private end(job: ImportJob, status: 'complete' | 'failed'): void {
     job.status = status;
     job.input = null;
+    this.ctx.changed(`input/${job.job_id}`);
     this.touch(job);
   }
 
   private touch(job: ImportJob): void {
     job.updated_at = this.ctx.clock.iso();
-    this.ctx.changed();
+    this.ctx.changed(jobKey(job.job_id));
   }
 
   private isExpired(job: ImportJob): boolean {
@@ -255,22 +398,66 @@ export class ImportsModel implements Slice {
   /** Turn ended jobs past expires_at into tombstones; forget old tombstones. */
   private expire(): void {
     const now = this.ctx.clock.nowMs();
-    let changed = false;
     for (const [id, job] of this.jobs) {
       if (job.status !== 'processing' && this.isExpired(job)) {
+        for (const first of this.chunksOf(id)) this.ctx.changed(`results/${id}/${first}`);
         this.jobs.delete(id);
+        this.chunks.delete(id);
         this.tombstones.set(id, job.expires_at);
-        changed = true;
+        this.ctx.changed(jobKey(id));
+        this.ctx.changed(`expired/${id}`);
       }
     }
     for (const [id, expiredAt] of this.tombstones) {
       if (now >= Date.parse(expiredAt) + TOMBSTONE_RETENTION_MS) {
         this.tombstones.delete(id);
-        changed = true;
+        this.ctx.changed(`expired/${id}`);
       }
     }
-    if (changed) this.ctx.changed();
   }
+}
+
+/** Journal entries being loaded, by kind of key. */
+interface Loading {
+  job: Map<string, unknown>;
+  input: Map<string, unknown>;
+  /** Per job, its results by first row. */
+  results: Map<string, Map<number, unknown>>;
+  expired: Map<string, unknown>;
+}
+
+type KeyKind = keyof Loading;
+
+function jobKey(id: string): string {
+  return `job/${id}`;
+}
+
+/** A journal key: `job/<id>`, `input/<id>`, `results/<id>/<first row>`, `expired/<id>`. */
+function splitKey(
+  key: string,
+  at = 'store.slices.imports',
+): { kind: KeyKind; id: string; first: number } {
+  const [kind, id, first, ...rest] = key.split('/');
+  const ok =
+    rest.length === 0 &&
+    id !== undefined &&
+    id !== '' &&
+    (kind === 'results'
+      ? first !== undefined && String(Number(first)) === first && isCount(Number(first))
+      : (kind === 'job' || kind === 'input' || kind === 'expired') && first === undefined);
+  if (!ok) {
+    throw new SnapshotError(
+      at,
+      'a key must be job/<id>, input/<id>, results/<id>/<first row> or expired/<id>',
+    );
+  }
+  return { kind: kind as KeyKind, id: id!, first: kind === 'results' ? Number(first) : 0 };
+}
+
+/** A job without its rows and results (journaled apart). */
+function jobState(job: ImportJob): Omit<ImportJob, 'input' | 'results'> {
+  const { input: _input, results: _results, ...state } = job;
+  return state;
 }
 
 /** The wire form of an asynchronous job: results once it stopped processing. */

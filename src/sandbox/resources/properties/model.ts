@@ -11,6 +11,7 @@
 // never grows with the number of records.
 
 import { randomUUID } from 'node:crypto';
+import { entryOf } from '../../../util/maps.ts';
 import { notFound } from '../../errors.ts';
 import {
   defineSlice,
@@ -458,8 +459,8 @@ export class PropertiesModel implements Slice {
         }
         ids.add(id);
       }
-      entry(
-        entry(teams, def.team_id!, () => new Map()),
+      entryOf(
+        entryOf(teams, def.team_id!, () => new Map()),
         def.object_type,
         () => [],
       ).push(def);
@@ -476,8 +477,8 @@ export class PropertiesModel implements Slice {
   }
 
   private ownList(teamId: string, objectType: string): PropertyDefinition[] {
-    return entry(
-      entry(this.teams, teamId, () => new Map()),
+    return entryOf(
+      entryOf(this.teams, teamId, () => new Map()),
       objectType,
       () => [],
     );
@@ -491,8 +492,8 @@ export class PropertiesModel implements Slice {
       ...this.own(teamId, objectType).filter((d) => d.list_id === null || d.list_id === listId),
     ];
     const view = { list, bySlug: new Map(list.map((d) => [d.slug, d])) };
-    const types = entry(this.cache, teamId, () => new Map());
-    entry(types, objectType, () => new Map()).set(listId, view);
+    const types = entryOf(this.cache, teamId, () => new Map());
+    entryOf(types, objectType, () => new Map()).set(listId, view);
     return view;
   }
 
@@ -579,16 +580,6 @@ export class PropertiesModel implements Slice {
     this.optionTables.clear();
     if (notify) this.ctx.changed();
   }
-}
-
-/** The value of `key` in `map`, set to make() first when missing. */
-function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }
 
 export const propertiesSlice = defineSlice('properties', (ctx) => new PropertiesModel(ctx));

@@ -5,7 +5,9 @@
 // the deliveries still due and sends them.
 //
 // The model holds the rules of the state: ids and secrets, verification moves, a delivery's
-// status from its latest attempt, dead-lettering, and how many deliveries are kept.
+// status from its latest attempt, dead-lettering, and how many deliveries are kept. The
+// slice keeps keyed entries for the data file's journal (`webhook/<id>`, `delivery/<id>`): an
+// attempt appends its delivery, whatever the number of deliveries kept.
 
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
@@ -60,6 +62,11 @@ export class WebhooksModel implements Slice {
   /** By id, in creation order (so oldest first). */
   private deliveries = new Map<string, StoredDelivery>();
   private seq = 0;
+  /** What the journal holds, until entriesLoaded() checks it and puts it in place. */
+  private loading:
+    | { webhooks: Map<string, StoredWebhook>; deliveries: Map<string, StoredDelivery> }
+    | undefined;
+
   private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
@@ -86,7 +93,7 @@ export class WebhooksModel implements Slice {
       handshake_id: null,
     };
     this.webhooks.set(webhook.id, webhook);
-    this.ctx.changed();
+    this.ctx.changed(webhookKey(webhook.id));
     return webhook;
   }
 
@@ -134,14 +141,15 @@ export class WebhooksModel implements Slice {
   /** Remove the webhook and its deliveries; returns the ids of those deliveries. */
   delete(webhook: StoredWebhook): string[] {
     this.webhooks.delete(webhook.id);
+    this.ctx.changed(webhookKey(webhook.id));
     const dropped: string[] = [];
     for (const [id, delivery] of this.deliveries) {
       if (delivery.webhook_id === webhook.id) {
         this.deliveries.delete(id);
+        this.ctx.changed(deliveryKey(id));
         dropped.push(id);
       }
     }
-    this.ctx.changed();
     return dropped;
   }
 
@@ -154,7 +162,7 @@ export class WebhooksModel implements Slice {
       challenge: randomBytes(24).toString('base64url'),
     });
     webhook.handshake_id = delivery.delivery_id;
-    this.ctx.changed();
+    this.ctx.changed(webhookKey(webhook.id));
     return delivery;
   }
 
@@ -198,8 +206,8 @@ export class WebhooksModel implements Slice {
       seq: ++this.seq,
     };
     this.deliveries.set(delivery.delivery_id, delivery);
+    this.ctx.changed(deliveryKey(id));
     this.forgetOld();
-    this.ctx.changed();
     return delivery;
   }
 
@@ -231,7 +239,7 @@ export class WebhooksModel implements Slice {
     delivery.updated_at = this.ctx.clock.iso();
     if (retryAtMs === null) this.finish(delivery, outcome.status === 'failed');
     else delivery.next_attempt_at = new Date(retryAtMs).toISOString();
-    this.ctx.changed();
+    this.ctx.changed(deliveryKey(delivery.delivery_id));
   }
 
   /**
@@ -241,7 +249,7 @@ export class WebhooksModel implements Slice {
   deadLetter(delivery: StoredDelivery): void {
     delivery.updated_at = this.ctx.clock.iso();
     this.finish(delivery, true);
-    this.ctx.changed();
+    this.ctx.changed(deliveryKey(delivery.delivery_id));
   }
 
   // -------------------------------------------------------------------- slice
@@ -250,6 +258,7 @@ export class WebhooksModel implements Slice {
     this.webhooks = new Map();
     this.deliveries = new Map();
     this.seq = 0;
+    this.loading = undefined;
   }
 
   isEmpty(): boolean {
@@ -271,20 +280,63 @@ export class WebhooksModel implements Slice {
     }
     const webhooks = new Map<string, StoredWebhook>();
     for (const [i, item] of data['webhooks'].entries()) {
-      const webhook = checkShape<StoredWebhook>(item, WEBHOOK_SHAPE, `${base}.webhooks[${i}]`);
+      const webhook = parseWebhook(item, `${base}.webhooks[${i}]`);
       if (webhooks.has(webhook.id)) {
         throw new SnapshotError(`${base}.webhooks[${i}].id`, `duplicate id ${webhook.id}`);
       }
       webhooks.set(webhook.id, webhook);
     }
+    const deliveries: [string, StoredDelivery][] = data['deliveries'].map((item, i) => {
+      const path = `${base}.deliveries[${i}]`;
+      return [path, parseDelivery(item, path)];
+    });
+    this.install(webhooks, deliveries);
+  }
+
+  /** Journal entries: every webhook, then every delivery, oldest first. */
+  *entries(): IterableIterator<[string, unknown]> {
+    for (const [id, webhook] of this.webhooks) yield [webhookKey(id), webhook];
+    for (const [id, delivery] of this.deliveries) yield [deliveryKey(id), delivery];
+  }
+
+  entry(key: string): unknown {
+    const [kind, id] = splitKey(key);
+    return kind === 'webhook' ? this.webhooks.get(id) : this.deliveries.get(id);
+  }
+
+  loadEntry(key: string, value: unknown): void {
+    const at = `store.slices.webhooks[${JSON.stringify(key)}]`;
+    this.loading ??= { webhooks: new Map(this.webhooks), deliveries: new Map(this.deliveries) };
+    const [kind, id] = splitKey(key, at);
+    if (kind === 'webhook') {
+      if (value === undefined) this.loading.webhooks.delete(id);
+      else this.loading.webhooks.set(id, parseWebhook(value, at, id));
+    } else if (value === undefined) {
+      this.loading.deliveries.delete(id);
+    } else {
+      this.loading.deliveries.set(id, parseDelivery(value, at, id));
+    }
+  }
+
+  entriesLoaded(): void {
+    if (this.loading === undefined) return;
+    const { webhooks, deliveries } = this.loading;
+    this.loading = undefined;
+    const sorted = [...deliveries.values()].sort((a, b) => a.seq - b.seq);
+    this.install(
+      webhooks,
+      sorted.map((d) => [`store.slices.webhooks["delivery/${d.delivery_id}"]`, d]),
+    );
+  }
+
+  /** Put loaded webhooks and deliveries (oldest first, with where each was read) in place. */
+  private install(
+    webhooks: Map<string, StoredWebhook>,
+    loaded: readonly [string, StoredDelivery][],
+  ): void {
     const deliveries = new Map<string, StoredDelivery>();
     let seq = 0;
-    for (const [i, item] of data['deliveries'].entries()) {
-      const path = `${base}.deliveries[${i}]`;
-      const delivery = checkShape<StoredDelivery>(item, DELIVERY_SHAPE, path);
-      for (const [j, attempt] of delivery.history.entries()) {
-        checkShape(attempt, ATTEMPT_SHAPE, `${path}.history[${j}]`);
-      }
+    for (const [path, delivery] of loaded) {
       if (!webhooks.has(delivery.webhook_id)) {
         throw new SnapshotError(
           `${path}.webhook_id`,
@@ -316,14 +368,17 @@ export class WebhooksModel implements Slice {
 
   private touch(webhook: StoredWebhook): void {
     webhook.updated_at = this.ctx.clock.iso();
-    this.ctx.changed();
+    this.ctx.changed(webhookKey(webhook.id));
   }
 
   /** Keep at most KEPT_DELIVERIES: drop the oldest that no attempt will follow. */
   private forgetOld(): void {
     if (this.deliveries.size <= KEPT_DELIVERIES) return;
     for (const [id, delivery] of this.deliveries) {
-      if (delivery.next_attempt_at === null) this.deliveries.delete(id);
+      if (delivery.next_attempt_at === null) {
+        this.deliveries.delete(id);
+        this.ctx.changed(deliveryKey(id));
+      }
       if (this.deliveries.size <= KEPT_DELIVERIES) return;
     }
   }
@@ -410,6 +465,41 @@ const ATTEMPT_SHAPE: Record<keyof StoredAttempt, Check> = {
   response_body_truncated: isBoolean,
   duration_ms: isCount,
 };
+
+function webhookKey(id: string): string {
+  return `webhook/${id}`;
+}
+
+function deliveryKey(id: string): string {
+  return `delivery/${id}`;
+}
+
+/** A journal key's kind and id. */
+function splitKey(key: string, at = 'store.slices.webhooks'): ['webhook' | 'delivery', string] {
+  const slash = key.indexOf('/');
+  const kind = key.slice(0, slash);
+  if (slash < 0 || (kind !== 'webhook' && kind !== 'delivery')) {
+    throw new SnapshotError(at, 'a key must be webhook/<id> or delivery/<id>');
+  }
+  return [kind, key.slice(slash + 1)];
+}
+
+function parseWebhook(item: unknown, path: string, id?: string): StoredWebhook {
+  const webhook = checkShape<StoredWebhook>(item, WEBHOOK_SHAPE, path);
+  if (id !== undefined && webhook.id !== id) throw new SnapshotError(`${path}.id`, `must be ${id}`);
+  return webhook;
+}
+
+function parseDelivery(item: unknown, path: string, id?: string): StoredDelivery {
+  const delivery = checkShape<StoredDelivery>(item, DELIVERY_SHAPE, path);
+  for (const [j, attempt] of delivery.history.entries()) {
+    checkShape(attempt, ATTEMPT_SHAPE, `${path}.history[${j}]`);
+  }
+  if (id !== undefined && delivery.delivery_id !== id) {
+    throw new SnapshotError(`${path}.delivery_id`, `must be ${id}`);
+  }
+  return delivery;
+}
 
 /** `value` when it is an object whose fields pass `shape`'s checks; SnapshotError otherwise. */
 function checkShape<T>(value: unknown, shape: Record<string, Check>, path: string): T {
