@@ -135,6 +135,7 @@ describe('ws import: parsing', () => {
             ...['--map', 'E-mail=email', '--map', 'Notes=', '--map-file', 'm.json'],
             ...['--skip', 'Age', '--ignore-unknown', '--empty-as-null', '--array-sep', '|'],
             ...['--date-format', 'DMY', '--dedupe-by', 'email', '--case-insensitive'],
+            ...['--no-update', '--create-missing-options'],
             ...['--list-id', LIST, '--chunk-size', '500', '--concurrency', '4', '--strict'],
           ],
         },
@@ -173,8 +174,12 @@ describe('ws import: parsing', () => {
         createMissingOptions: true,
         dedupeBy: 'name',
         noUpdate: true,
-        // Only a resume hint uses the command, and a dry run has none.
-        command: 'ws import validate deals deals.csv',
+        command:
+          'ws import validate deals deals.csv --dedupe-by name --no-update --create-missing-options',
+        again: {
+          head: ['ws', 'import', 'validate', 'deals'],
+          args: ['--dedupe-by', 'name', '--no-update', '--create-missing-options'],
+        },
       },
     );
     assert.deepEqual(await options(['import', 'deals', 'd.csv', '--no-wait']), {
