@@ -20,7 +20,7 @@
 import type { Automation, AutomationKind } from '../api/automations.ts';
 import { type AutomationType, objectType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
-import { get, Reader } from '../schema/file.ts';
+import { formatSchema, get, Reader } from '../schema/file.ts';
 import { closest } from '../util/suggest.ts';
 import { loadYaml, type Yaml } from '../util/yaml.ts';
 import type { ActionDraft, ConditionsDraft, Draft, ItemGroup, Source, Sourced } from './draft.ts';
@@ -477,15 +477,9 @@ export function automationFileObject(
 }
 
 /** The text of an automations file: YAML with a header comment, or JSON. */
-export async function formatAutomationFile(
+export function formatAutomationFile(
   obj: Record<string, unknown>,
   format: 'yaml' | 'json',
 ): Promise<string> {
-  if (format === 'json') return `${JSON.stringify(obj, null, 2)}\n`;
-  const y = await loadYaml();
-  const doc = new y.Document(obj);
-  doc.commentBefore = HEADER.split('\n')
-    .map((l) => ` ${l}`)
-    .join('\n');
-  return doc.toString({ lineWidth: 0 });
+  return formatSchema(obj, format, HEADER);
 }

@@ -447,15 +447,17 @@ function propertyObject(
   return out;
 }
 
-/** The text of a schema file: YAML with a header comment, or JSON. */
+/** The text of a schema file (or another file of ws's as code): YAML with a header comment, or JSON. */
 export async function formatSchema(
   obj: Record<string, unknown>,
   format: 'yaml' | 'json',
+  header: string = HEADER,
 ): Promise<string> {
   if (format === 'json') return `${JSON.stringify(obj, null, 2)}\n`;
   const y = await loadYaml();
   const doc = new y.Document(obj);
-  doc.commentBefore = HEADER.split('\n')
+  doc.commentBefore = header
+    .split('\n')
     .map((l) => ` ${l}`)
     .join('\n');
   return doc.toString({ lineWidth: 0 });
