@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { sandboxCall, startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely
 type Body = any;
@@ -17,19 +17,7 @@ let env: Record<string, string>;
 let orgSoft: string;
 let orgRetail: string;
 
-async function http(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Body }> {
-  const res = await fetch(`${t.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const http = (method: string, path: string, body?: unknown) => sandboxCall(t, method, path, body);
 const prism = (path: string) => `/v2/prism/${t.sandbox.teamId}/${path}`;
 
 /** Automations of every shape the test covers, made through the CLI. */

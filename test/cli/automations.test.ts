@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { runWs, scriptedPrompter, tempConfigDir } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
+import {
+  sandboxCall,
+  startTestSandbox,
+  type TestSandbox,
+  writeProfiles,
+} from '../helpers/sandbox.ts';
 import { startStub } from '../helpers/stub-server.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely
@@ -15,20 +20,7 @@ let env: Record<string, string>;
 let webhookId: string;
 
 /** A call to the sandbox's API as any client makes it. */
-async function http(
-  t: TestSandbox,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Body }> {
-  const res = await fetch(`${t.sandbox.url}${path}`, {
-    method,
-    headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const http = sandboxCall;
 
 const prism = (path: string) => `/v2/prism/${t.sandbox.teamId}/${path}`;
 

@@ -59,3 +59,20 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     },
   };
 }
+
+/** A call to a test sandbox's API as any client makes it: status and parsed JSON body. */
+export async function sandboxCall(
+  t: { sandbox: RunningSandbox },
+  method: string,
+  path: string,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${t.sandbox.url}${path}`, {
+    method,
+    headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
