@@ -1,9 +1,11 @@
 // The import pipeline: rows read → typed → grouped in chunks → sent, several at once →
 // outcomes written in the order of the file, with a checkpoint after every chunk.
 //
-// Chunks are `chunkSize` consecutive data rows of the file (good or bad), closed early when
-// their request body would pass MAX_BODY_BYTES, so that the same file and options always
-// give the same chunks: that is what makes the idempotency keys and --resume work.
+// Chunks are `chunkSize` consecutive data rows of the file (good or bad), closed early once
+// their objects reach MAX_BODY_BYTES, or before a row that would take the body past what the
+// API takes (API_MAX_BODY_BYTES), so that the same file and options always give the same
+// chunks: that is what makes the idempotency keys and --resume work. A row too large to be
+// sent even alone fails before sending (row_too_large), and only that row.
 //
 // Stopping. The command's first Ctrl-C aborts `stop` (deps.signal): reading stops, no new
 // chunk is sent, the chunks in flight finish (their requests run under `requestSignal`,
@@ -11,7 +13,7 @@
 // --resume. A second Ctrl-C ends the process at once (main.ts); the checkpoint on disk
 // then covers every chunk that had finished in order, and a re-run replays the others.
 import type { ApiClient } from '../api/client.ts';
-import type { ImportOptions } from '../api/imports.ts';
+import { API_MAX_BODY_BYTES, type ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
@@ -40,8 +42,13 @@ import {
 } from './state.ts';
 import { CellError, type Definition, type TypingOptions, typeCell } from './typing.ts';
 
-/** Most bytes of objects in one request body (the API takes bodies up to 10 MiB). */
+/**
+ * Bytes of objects past which a chunk closes (after the row that reaches it): well under
+ * what the API takes, so that a chunk's answer and its rows held in flight stay small.
+ */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** `{"objects":[`, before the first object of a body. */
+const BODY_PREFIX_BYTES = '{"objects":['.length;
 
 export interface EngineOptions {
   objectType: RecordType;
@@ -111,7 +118,7 @@ interface Chunk {
   lastLine: number;
   rows: number;
   blank: number;
-  /** Characters of the objects' JSON (with a comma each): the chunk closes at MAX_BODY_BYTES. */
+  /** UTF-8 bytes of the objects' JSON (with a comma each): the chunk closes at MAX_BODY_BYTES. */
   bytes: number;
   /** The request body as it is built: `{"objects":[` and each object's JSON. */
   objects: ByteList;
@@ -170,9 +177,14 @@ export class ImportEngine {
   private stopped = false;
   private strictError: UsageError | undefined;
   private readonly pacer = new JobPacer();
+  private readonly limit = { refused: Number.POSITIVE_INFINITY };
   private lastCheckpointAt = 0;
   /** Bytes to start a chunk's buffers with. */
   private capacity = { objects: 64 * 1024, raws: 64 * 1024 };
+  /** A row's object built, carried to the next chunk (see consume). */
+  private carried: string | undefined;
+  /** UTF-8 bytes of what follows the objects in every body. */
+  private readonly suffixBytes: number;
 
   constructor(o: EngineOptions) {
     this.o = o;
@@ -195,6 +207,9 @@ export class ImportEngine {
     this.nextFlush = this.startChunk;
     this.nextLineOfCheckpoint = o.resume?.next_line ?? o.firstLine;
     this.prefixOfCheckpoint = o.resume?.prefix_hash ?? '';
+    this.suffixBytes = Buffer.byteLength(
+      bodySuffix(o.apiOptions ? JSON.stringify(o.apiOptions) : undefined),
+    );
   }
 
   get inFlightCount(): number {
@@ -331,7 +346,14 @@ export class ImportEngine {
       for (;;) {
         for (const ev of batch) {
           if (this.stopped || this.fatal !== undefined) break;
-          if (this.consume(ev, chunk)) {
+          let state = this.consume(ev, chunk);
+          if (state === 'next') {
+            await this.close(chunk);
+            chunk = this.newChunk(chunk.index + 1, chunk.lastLine + 1);
+            if (this.stopped || this.fatal !== undefined) break;
+            state = this.consume(ev, chunk);
+          }
+          if (state === 'full') {
             await this.close(chunk);
             chunk = this.newChunk(chunk.index + 1, chunk.lastLine + 1);
           }
@@ -373,16 +395,34 @@ export class ImportEngine {
     };
   }
 
-  /** One event into the chunk being filled; true when the chunk is full. */
-  private consume(ev: CsvEvent, chunk: Chunk): boolean {
+  /**
+   * One event into the chunk being filled: 'open' (room for more), 'full' (close it), or
+   * 'next': the event is a row that would take the body past what the API takes, so the
+   * chunk closes without it and it is consumed again into the next one.
+   */
+  private consume(ev: CsvEvent, chunk: Chunk): 'open' | 'full' | 'next' {
     const o = this.o;
+    let built: string | { code: string; message: string } | undefined;
+    let size = 0;
+    if (ev.kind === 'row') {
+      built = this.carried ?? this.buildRow(ev.fields);
+      this.carried = undefined;
+      if (typeof built === 'string') {
+        size = this.sizeOf(built, chunk);
+        if (size < 0) built = tooLarge(built, ev.fields, this.active);
+        else if (size > 0) {
+          this.carried = built;
+          return 'next';
+        }
+      }
+    }
     o.hash.update(ev.raw);
-    if (ev.kind === 'header') return false;
+    if (ev.kind === 'header') return 'open';
     if (chunk.rows === 0 && chunk.blank === 0) chunk.firstLine = ev.line;
     chunk.lastLine = ev.kind === 'blank' ? ev.line : ev.endLine;
     if (ev.kind === 'blank') {
       chunk.blank++;
-      return false;
+      return 'open';
     }
     chunk.rows++;
     if (chunk.index >= this.startChunk) this.readAhead++;
@@ -395,16 +435,16 @@ export class ImportEngine {
         code: ev.code,
         message: `line ${ev.line}${ev.endLine > ev.line ? `-${ev.endLine}` : ''}: ${ev.message}`,
       };
+    } else if (typeof built === 'string') {
+      const before = chunk.objects.bytes;
+      chunk.objects.push(built);
+      chunk.lines.push(ev.line);
+      chunk.raws.push(ev.raw);
+      // The bytes of the object and a comma (the first object's comma stands for the one
+      // the list puts before every other).
+      chunk.bytes += chunk.objects.bytes - before + (chunk.objects.length === 1 ? 1 : 0);
     } else {
-      const built = this.buildRow(ev.fields);
-      if (typeof built === 'string') {
-        chunk.objects.push(built);
-        chunk.lines.push(ev.line);
-        chunk.raws.push(ev.raw);
-        chunk.bytes += built.length + 1;
-      } else {
-        failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built };
-      }
+      failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built! };
     }
     if (failure) {
       chunk.local.push(failure);
@@ -413,10 +453,24 @@ export class ImportEngine {
           `Line ${failure.line}: ${failure.message.replace(/^line \d+(-\d+)?: /, '')} (${failure.code}); stopped there (--strict).`,
           'Fix the row and run the same command again: rows already sent are not sent twice. `ws import validate` checks a whole file without sending.',
         );
-        return false;
+        return 'open';
       }
     }
-    return chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES;
+    return chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES ? 'full' : 'open';
+  }
+
+  /**
+   * Whether an object fits the chunk's body: 0 when it does, its size in bytes when it would
+   * fit only a chunk of its own, -1 when it cannot be sent even alone. The exact UTF-8 size
+   * is counted only when the object could come near the limit (3 bytes a code unit at most).
+   */
+  private sizeOf(object: string, chunk: Chunk): number {
+    const suffix = this.suffixBytes;
+    const body = chunk.objects.bytes + 1 + suffix;
+    if (body + object.length * 3 <= API_MAX_BODY_BYTES) return 0;
+    const size = Buffer.byteLength(object);
+    if (BODY_PREFIX_BYTES + size + suffix > API_MAX_BODY_BYTES) return -1;
+    return chunk.objects.length > 0 && body + size > API_MAX_BODY_BYTES ? size : 0;
   }
 
   /** A chunk is complete: skip it (resume), finish it (dry run, nothing to send) or send it. */
@@ -468,6 +522,7 @@ export class ImportEngine {
         signal: o.requestSignal,
         wait: o.wait,
         pacer: this.pacer,
+        limit: this.limit,
         onJob: (jobId, rows) => {
           this.jobs.push(jobId);
           o.onJob?.(jobId, { index: chunk.index, lines: [chunk.firstLine, chunk.lastLine], rows });
@@ -614,4 +669,28 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** A string as JSON: quoted as it is when nothing in it needs an escape. */
 function jsonString(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/**
+ * The failure of a row whose object alone makes a body larger than the API takes: it names
+ * the largest of the row's mapped cells, the one to shorten.
+ */
+function tooLarge(
+  object: string,
+  fields: readonly string[],
+  active: readonly { index: number; header: string }[],
+): { code: string; message: string } {
+  let largest: { header: string; bytes: number } | undefined;
+  for (const c of active) {
+    const bytes = Buffer.byteLength(fields[c.index] ?? '');
+    if (!largest || bytes > largest.bytes) largest = { header: c.header, bytes };
+  }
+  const n = (bytes: number) => bytes.toLocaleString('en-US');
+  const row = `the row is ${n(Buffer.byteLength(object))} bytes as JSON, more than one request may carry (${n(API_MAX_BODY_BYTES - BODY_PREFIX_BYTES - 2)})`;
+  return {
+    code: 'row_too_large',
+    message: largest
+      ? `${largest.header}: a value of ${n(largest.bytes)} bytes; ${row}: shorten it`
+      : `${row}: shorten its values`,
+  };
 }

@@ -8,6 +8,9 @@
 //   (JobPacer: after the job ahead of it, at the pace the service has shown).
 // - 400 naming objects of the body (`body.objects.3.default...`): those rows fail with the
 //   API's message and the others are sent again without them (under a key of their own).
+// - 413 (the body is larger than the service takes): the chunk is sent again as two halves,
+//   each under a key of its own, down to single rows; a row the service refuses alone fails
+//   with payload_too_large. The same chunk splits the same way again on --resume.
 
 import type { ApiClient } from '../api/client.ts';
 import { getImportJob, type ImportJob, importRecords, type RowResult } from '../api/imports.ts';
@@ -81,10 +84,20 @@ export interface SendOptions {
   wait: boolean;
   /** Paces the first poll of asynchronous jobs. */
   pacer?: JobPacer;
+  /** What the import learnt of the service's body limit, shared by its chunks. */
+  limit?: BodyLimit;
+}
+
+/**
+ * The smallest body (bytes) the service refused with 413 so far: a body as large is split
+ * before it is sent, instead of being refused again (the service's limit is not documented).
+ */
+export interface BodyLimit {
+  refused: number;
 }
 
 export function bodyOf(objects: readonly string[], optionsJson: string | undefined): string {
-  return `{"objects":[${objects.join(',')}]${bodySuffix(optionsJson)}`;
+  return `{"objects":[${objects.join(',')}${bodySuffix(optionsJson)}`;
 }
 
 /** What follows the objects in an import body. */
@@ -160,9 +173,22 @@ export async function sendChunk(
   req: ChunkRequest,
   opts: SendOptions,
 ): Promise<ChunkResult> {
+  const body =
+    req.body ??
+    bodyOf(
+      each(req.objects, (i) => req.objects.at(i)!),
+      req.optionsJson,
+    );
+  const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (opts.limit && bytes >= opts.limit.refused && req.objects.length > 1)
+    return split(client, req, undefined, opts);
   try {
-    return await withRetries(() => sendOnce(client, req, opts), opts.signal);
+    return await withRetries(() => sendOnce(client, { ...req, body }, opts), opts.signal);
   } catch (err) {
+    if (err instanceof ApiError && err.status === 413) {
+      if (opts.limit) opts.limit.refused = Math.min(opts.limit.refused, bytes);
+      return split(client, req, err, opts);
+    }
     if (err instanceof ApiError && err.status === 400) {
       const rejected = rejectedObjects(err, req.objects.length);
       if (rejected.size > 0 && rejected.size < req.objects.length)
@@ -180,6 +206,56 @@ export async function sendChunk(
     }
     throw err;
   }
+}
+
+/**
+ * A chunk too large for the service (its 413 `err`, or larger than a body it refused), sent
+ * again as two halves; a single row it refuses fails.
+ */
+async function split(
+  client: ApiClient,
+  req: ChunkRequest,
+  err: ApiError | undefined,
+  opts: SendOptions,
+): Promise<ChunkResult> {
+  const count = req.objects.length;
+  if (count <= 1 && err) {
+    return {
+      rows: each(req.objects, () => ({
+        id: null,
+        status: 'failed',
+        error: {
+          code: err.apiCode ?? 'payload_too_large',
+          message: `too large for the service even alone in a request: shorten its longest value (${err.status}: ${err.message})`,
+        },
+      })),
+      jobs: [],
+    };
+  }
+  const half = Math.ceil(count / 2);
+  const parts: ChunkResult[] = [];
+  for (const [from, to] of [
+    [0, half],
+    [half, count],
+  ] as const) {
+    const objects: string[] = [];
+    for (let i = from; i < to; i++) objects.push(req.objects.at(i)!);
+    parts.push(
+      await sendChunk(
+        client,
+        {
+          objectType: req.objectType,
+          optionsJson: req.optionsJson,
+          objects,
+          key: `ws-import-${sha256(`${req.key}\nobjects ${from}-${to}`)}`,
+        },
+        opts,
+      ),
+    );
+  }
+  const rows: RowOutcome[] = [];
+  for (const part of parts) for (let i = 0; i < part.rows.length; i++) rows.push(part.rows.at(i)!);
+  return { rows, jobs: parts.flatMap((p) => p.jobs) };
 }
 
 async function resendWithout(

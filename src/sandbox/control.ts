@@ -9,7 +9,7 @@
 //   GET  /__sandbox/echo/...         { segments, query }: how the path arrived, decoded
 //   GET  /__sandbox/faults           current faults
 //   POST /__sandbox/faults           body with any of fail_rate, fail_after_commit,
-//                                    latency_ms, rate_limit → current faults
+//                                    latency_ms, rate_limit, max_body_bytes → current faults
 
 import { isPlainObject } from '../util/guards.ts';
 import { clockEvents } from './clock.ts';
@@ -26,6 +26,7 @@ const FAULT_FIELDS: Record<string, keyof FaultSettings> = {
   fail_after_commit: 'failAfterCommit',
   latency_ms: 'latencyMs',
   rate_limit: 'rateLimit',
+  max_body_bytes: 'maxBodyBytes',
 };
 
 export const controlRoutes: ControlRoute[] = [

@@ -3,6 +3,8 @@
 //   failRate         before anything else: 500, 502, 503 or a destroyed socket, equally likely
 //   failAfterCommit  on mutating methods: do the work, then destroy the socket unanswered
 //   rateLimit        N requests per second per API key, then 429 with Retry-After
+//   maxBodyBytes     request bodies over this many bytes are answered 413 (default 10 MiB:
+//                    a smaller one plays a service that takes less, to test a client's split)
 // Control endpoints (/__sandbox/...) are never subject to any of them.
 
 import { createHash } from 'node:crypto';
@@ -15,7 +17,11 @@ export interface FaultSettings {
   failAfterCommit: number;
   latencyMs: number;
   rateLimit: number;
+  maxBodyBytes: number;
 }
+
+/** The largest request body the sandbox takes, as the API documents none (see server.ts). */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export type Failure =
   | { kind: 'error'; error: SandboxError }
@@ -43,9 +49,13 @@ const SNAKE: Record<keyof FaultSettings, string> = {
   failAfterCommit: 'fail_after_commit',
   latencyMs: 'latency_ms',
   rateLimit: 'rate_limit',
+  maxBodyBytes: 'max_body_bytes',
 };
 
-const RULES: Record<keyof FaultSettings, { max: number; integer: boolean; what: string }> = {
+const RULES: Record<
+  keyof FaultSettings,
+  { min?: number; max: number; integer: boolean; what: string }
+> = {
   failRate: { max: 1, integer: false, what: 'a number from 0 to 1' },
   failAfterCommit: { max: 1, integer: false, what: 'a number from 0 to 1' },
   latencyMs: {
@@ -57,6 +67,12 @@ const RULES: Record<keyof FaultSettings, { max: number; integer: boolean; what: 
     max: Number.MAX_SAFE_INTEGER,
     integer: true,
     what: 'a whole number of requests per second (0 = off)',
+  },
+  maxBodyBytes: {
+    min: 1024,
+    max: DEFAULT_MAX_BODY_BYTES,
+    integer: true,
+    what: `a whole number of bytes from 1024 to ${DEFAULT_MAX_BODY_BYTES}`,
   },
 };
 
@@ -81,7 +97,7 @@ export function checkFaultSettings(
       (rule.integer && !Number.isInteger(value))
     ) {
       code = 'type';
-    } else if (value < 0) {
+    } else if (value < (rule.min ?? 0)) {
       code = 'minimum';
     } else if (value > rule.max) {
       code = 'maximum';
@@ -148,6 +164,7 @@ export class Faults {
       fail_after_commit: this.current.failAfterCommit,
       latency_ms: this.current.latencyMs,
       rate_limit: this.current.rateLimit,
+      max_body_bytes: this.current.maxBodyBytes,
     };
   }
 

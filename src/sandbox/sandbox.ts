@@ -6,7 +6,12 @@ import pkg from '../../package.json' with { type: 'json' };
 import { isUuid } from '../util/guards.ts';
 import { controlRoutes } from './control.ts';
 import type { ListenerErrorHandler } from './events.ts';
-import { checkFaultSettings, type FaultSettings, Faults } from './faults.ts';
+import {
+  checkFaultSettings,
+  DEFAULT_MAX_BODY_BYTES,
+  type FaultSettings,
+  Faults,
+} from './faults.ts';
 import { idempotencySlice } from './idempotency.ts';
 import {
   DataFileError,
@@ -49,6 +54,8 @@ export interface SandboxOptions {
   failAfterCommit?: number;
   /** N requests per second per API key, then 429 with Retry-After (0 or undefined: off). */
   rateLimit?: number;
+  /** Request bodies over this many bytes are answered 413 (default and most: 10 MiB). */
+  maxBodyBytes?: number;
   /** Check every API answer against the contract; problems go to contractViolations. */
   validateResponses?: boolean;
   /** Randomness for faults (tests); default Math.random. */
@@ -153,6 +160,7 @@ export async function launchSandbox(
     failAfterCommit: options.failAfterCommit ?? 0,
     latencyMs: options.latencyMs ?? 0,
     rateLimit: options.rateLimit ?? 0,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
   const faults = new Faults(faultSettings, options.random ?? Math.random, store.clock);
   const runtime: SandboxRuntime = {

@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { Auth, presentedKey } from './auth.ts';
 import { checkRouteAgainstContract, validateRequest, validateResponse } from './contract.ts';
 import { errorBody, invalidRequest, notFound, SandboxError } from './errors.ts';
-import type { Faults } from './faults.ts';
+import { DEFAULT_MAX_BODY_BYTES, type Faults } from './faults.ts';
 import { checkIdempotencyKey, IDEMPOTENT_METHODS, Idempotency } from './idempotency.ts';
 import type {
   ApiRoute,
@@ -43,8 +43,6 @@ import type {
 import { parseTarget, type RequestTarget, Router } from './router.ts';
 import type { Store } from './store.ts';
 
-/** Largest request body accepted. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** Deepest nesting of arrays and objects accepted in a request body. */
 export const MAX_JSON_DEPTH = 100;
 
@@ -254,7 +252,8 @@ export class SandboxServer {
     }
     if (target === undefined) throw targetError;
 
-    const raw = await readBody(req);
+    // Control routes are never subject to faults, the body limit set with them included.
+    const raw = await readBody(req, ex.api ? faults.settings.maxBodyBytes : DEFAULT_MAX_BODY_BYTES);
     const match = this.router.match(ex.method, target.segments);
     if (match.kind === 'not_found') {
       throw notFound(`No such endpoint: ${ex.method} ${target.rawPath} does not exist.`);
@@ -459,17 +458,17 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The request body; a 413 SandboxError when it is over MAX_BODY_BYTES (read to its end). */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The request body; a 413 SandboxError when it is over `limit` bytes (read to its end). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
     let ended = false;
     req.on('data', (chunk: Buffer) => {
       if (tooLarge) return;
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         tooLarge = true;
         chunks.length = 0;
       } else {
@@ -486,7 +485,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
         new SandboxError(
           413,
           'payload_too_large',
-          `The request body is larger than ${MAX_BODY_BYTES} bytes (10 MiB), the most the API accepts.`,
+          `The request body is larger than ${limit} bytes${limit === DEFAULT_MAX_BODY_BYTES ? ' (10 MiB)' : ''}, the most the API accepts.`,
+          undefined,
+          { details: { max_body_bytes: limit } },
         ),
       );
     });

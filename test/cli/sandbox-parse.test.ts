@@ -19,6 +19,7 @@ describe('ws sandbox: parsing', () => {
       failRate: 0,
       failAfterCommit: 0,
       rateLimit: 0,
+      maxBodyBytes: undefined,
       webhooks: {
         preview: false,
         strictAddresses: false,
@@ -55,6 +56,8 @@ describe('ws sandbox: parsing', () => {
       '0.05',
       '--rate-limit',
       '10',
+      '--max-body-bytes',
+      '65536',
       '--webhooks-preview',
       '--strict-webhook-urls',
       '--webhook-timeout',
@@ -76,6 +79,7 @@ describe('ws sandbox: parsing', () => {
       failRate: 0.1,
       failAfterCommit: 0.05,
       rateLimit: 10,
+      maxBodyBytes: 65536,
       webhooks: {
         preview: true,
         strictAddresses: true,

@@ -112,9 +112,10 @@ describe('control endpoints', () => {
       fail_after_commit: 0,
       latency_ms: 5,
       rate_limit: 0,
+      max_body_bytes: 10 * 1024 * 1024,
     });
     const changed = await call(sandbox, 'POST', '/__sandbox/faults', {
-      body: { fail_rate: 0.25, rate_limit: 10 },
+      body: { fail_rate: 0.25, rate_limit: 10, max_body_bytes: 2048 },
     });
     assert.equal(changed.status, 200);
     assert.deepEqual(changed.body, {
@@ -122,6 +123,7 @@ describe('control endpoints', () => {
       fail_after_commit: 0,
       latency_ms: 5,
       rate_limit: 10,
+      max_body_bytes: 2048,
     });
     const invalid = await call(sandbox, 'POST', '/__sandbox/faults', {
       body: { fail_rate: 2, latency_ms: -1, rate_limit: 'many', burst: 1 },
@@ -132,7 +134,7 @@ describe('control endpoints', () => {
       [['body.burst', 'unknown_field']],
     );
     const ranges = await call(sandbox, 'POST', '/__sandbox/faults', {
-      body: { fail_rate: 2, latency_ms: -1, rate_limit: 'many' },
+      body: { fail_rate: 2, latency_ms: -1, rate_limit: 'many', max_body_bytes: 100 },
     });
     assert.deepEqual(
       ranges.body.error.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
@@ -140,6 +142,7 @@ describe('control endpoints', () => {
         ['body.fail_rate', 'maximum'],
         ['body.latency_ms', 'minimum'],
         ['body.rate_limit', 'type'],
+        ['body.max_body_bytes', 'minimum'],
       ],
     );
     const unchanged = await call(sandbox, 'GET', '/__sandbox/faults');

@@ -101,6 +101,23 @@ describe('answers', () => {
     assert.equal(limit.status, 200);
   });
 
+  test('max_body_bytes: API bodies over it are 413, control bodies are not', async (t) => {
+    const sandbox = await startFor(t, { maxBodyBytes: 2048 });
+    const path = prism(sandbox, 'contact');
+    const over = await call(sandbox, 'POST', path, {
+      body: { default: { name: 'x'.repeat(2048) } },
+    });
+    assert.equal(over.status, 413);
+    assert.equal(over.body.error.code, 'payload_too_large');
+    assert.match(over.body.error.message, /larger than 2048 bytes, the most the API accepts/);
+    const under = await call(sandbox, 'POST', path, { body: { default: { name: 'Ann' } } });
+    assert.equal(under.status, 201);
+    const control = await call(sandbox, 'POST', '/__sandbox/faults', {
+      raw: Buffer.from(`{"latency_ms":0}${' '.repeat(4096)}`),
+    });
+    assert.equal(control.status, 200);
+  });
+
   test('an unexpected exception: 500 internal_error, no stack to the client, stack to the log', async (t) => {
     const lines: string[] = [];
     const sandbox = await startFor(

@@ -11,7 +11,7 @@ import { closest, normalise, parseMapFlag, resolveMapping } from '../../src/impo
 import { csvField, failedFilePath } from '../../src/import/outputs.ts';
 import { progressLine, timeLeft } from '../../src/import/progress.ts';
 import { type CsvEvent, readCsv, rowSplitter } from '../../src/import/reader.ts';
-import { JobPacer } from '../../src/import/send.ts';
+import { bodyOf, bodySuffix, JobPacer } from '../../src/import/send.ts';
 import { type CellError, type Definition, toDate, typeCell } from '../../src/import/typing.ts';
 
 /** The events of `text` read as UTF-8 in `pieces` pieces (cut anywhere, within characters too). */
@@ -314,6 +314,22 @@ describe('ByteList', () => {
     const list = new ByteList();
     for (const t of ['a,b\r', '', 'ü\n']) list.push(t);
     assert.deepEqual([list.at(0), list.at(1), list.at(2)], ['a,b\r', '', 'ü\n']);
+  });
+});
+
+describe('import bodies', () => {
+  it('builds the same JSON from an array as a chunk builds as bytes, with and without options', () => {
+    const objects = ['{"default":{"a":1}}', '{"default":{"b":"日本"}}'];
+    for (const options of [undefined, '{"dedupe_by":"email"}']) {
+      const list = new ByteList('{"objects":[', ',');
+      for (const o of objects) list.push(o);
+      const bytes = list.finish(bodySuffix(options)).toString('utf8');
+      assert.equal(bodyOf(objects, options), bytes);
+      assert.deepEqual(JSON.parse(bytes), {
+        objects: objects.map((o) => JSON.parse(o)),
+        ...(options ? { options: JSON.parse(options) } : {}),
+      });
+    }
   });
 });
 

@@ -57,6 +57,10 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       '--rate-limit <n>',
       'allow n requests per second per key, then 429 with Retry-After (default: no limit)',
     )
+    .option(
+      '--max-body-bytes <n>',
+      'answer 413 to request bodies over n bytes, to test for a service that takes less (default and most: 10485760)',
+    )
     .option('--webhooks-preview', "answer every webhook route with the hosted gateway's 403")
     .option(
       '--strict-webhook-urls',
@@ -105,6 +109,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         failRate: probability('--fail-rate', f.string('--fail-rate')),
         failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
         rateLimit: f.integer('--rate-limit', 0, 100_000) ?? 0,
+        maxBodyBytes: f.integer('--max-body-bytes', 1024, 10 * 1024 * 1024),
         webhooks: webhookFlags(o),
         profile: f.toggle('--profile') !== false,
         detach: f.boolean('--detach'),

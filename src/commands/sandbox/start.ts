@@ -18,6 +18,7 @@ export interface StartOptions {
   failRate: number;
   failAfterCommit: number;
   rateLimit: number;
+  maxBodyBytes?: number | undefined;
   webhooks: WebhookFlags;
   profile: boolean;
   detach: boolean;
@@ -86,6 +87,7 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
       failRate: opts.failRate,
       failAfterCommit: opts.failAfterCommit,
       rateLimit: opts.rateLimit,
+      ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
       webhooks: opts.webhooks,
       ...(io.quiet ? {} : { log: (line: string) => io.stderr.write(`${io.err.dim(line)}\n`) }),
     });
