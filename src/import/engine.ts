@@ -15,7 +15,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { API_MAX_BODY_BYTES, type ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
-import { UsageError } from '../errors.ts';
+import { ApiError, ConflictError, UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
 import { unneutralise } from '../values/write-form.ts';
@@ -71,6 +71,13 @@ export interface EngineOptions {
   wait: boolean;
   /** Options and definitions, for the chunks' idempotency keys (see keys.ts). */
   keyFingerprint: string;
+  /**
+   * With --dedupe-by: a chunk whose key the API finds stale (sent by an import of the same
+   * rows more than 24 hours ago) is sent again under a key renewed with this (the run's
+   * start, kept by its checkpoint), and the dedupe property matches the rows that went in.
+   * Without it, undefined: such a chunk stops the import (see staleChunk).
+   */
+  renewStale: string | undefined;
   /** Line of the first row after the header. */
   firstLine: number;
   /** The first Ctrl-C. */
@@ -523,6 +530,7 @@ export class ImportEngine {
         wait: o.wait,
         pacer: this.pacer,
         limit: this.limit,
+        renewStale: o.renewStale,
         onJob: (jobId, rows) => {
           this.jobs.push(jobId);
           o.onJob?.(jobId, { index: chunk.index, lines: [chunk.firstLine, chunk.lastLine], rows });
@@ -532,7 +540,7 @@ export class ImportEngine {
       .then(
         (result) => this.finish(chunk, result),
         (err: unknown) => {
-          this.fatal ??= err;
+          this.fatal ??= isStale(err) ? staleChunk(chunk) : err;
         },
       )
       .finally(() => {
@@ -693,4 +701,20 @@ function tooLarge(
       ? `${largest.header}: a value of ${n(largest.bytes)} bytes; ${row}: shorten it`
       : `${row}: shorten its values`,
   };
+}
+
+function isStale(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409 && err.apiCode === 'idempotency_key_stale';
+}
+
+/** A chunk of rows sent by an import more than 24 hours ago, and no --dedupe-by to match them. */
+export class StaleChunkError extends ConflictError {
+  override readonly name: string = 'StaleChunkError';
+}
+
+function staleChunk(chunk: Chunk): StaleChunkError {
+  return new StaleChunkError(
+    `Lines ${chunk.firstLine}-${chunk.lastLine} were sent by an import of the same rows with the same columns and options more than 24 hours ago, and the API no longer keeps its answer (409 idempotency_key_stale): whether they went in cannot be told, so they were not sent again.`,
+    'Import the file with --dedupe-by SLUG (a property that tells rows apart, such as email): the rows that went in then are matched and updated, the others created.',
+  );
 }

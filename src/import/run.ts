@@ -10,14 +10,20 @@ import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { monotonicMs } from '../util/time.ts';
 import { DEFAULT_CHUNK_SIZE } from './defaults.ts';
-import { type EngineReport, ImportEngine } from './engine.ts';
+import { type EngineReport, ImportEngine, StaleChunkError } from './engine.ts';
 import type { InputSource } from './input.ts';
 import { fingerprint, keyFingerprint, type RunningHash } from './keys.ts';
 import type { ColumnPlan } from './mapping.ts';
 import { openRunFiles } from './outputs.ts';
 import { startTicker } from './progress.ts';
 import { type CsvEvent, type HeaderEvent, rowSplitter } from './reader.ts';
-import { interruptedChunkSize, jobLedger, openCheckpoint, writeCheckpoint } from './state.ts';
+import {
+  interruptedChunkSize,
+  jobLedger,
+  openCheckpoint,
+  removeCheckpoint,
+  writeCheckpoint,
+} from './state.ts';
 import type { ImportEnd } from './summary.ts';
 import { type DateOrder, NewOptions } from './typing.ts';
 
@@ -173,6 +179,10 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     dryRun: flags.dryRun,
     wait: flags.wait,
     // Past the replay window, the checkpoint's salt gives the chunks keys the API has not seen.
+    renewStale:
+      plan.apiOptions?.dedupe_by !== undefined
+        ? (checkpoint?.base.started_at ?? now.toISOString())
+        : undefined,
     keyFingerprint: keyFingerprint(
       checkpoint?.base.key_salt === undefined
         ? optionsFingerprint
@@ -211,7 +221,10 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   } catch (err) {
     ticker.stop();
     await files.close();
-    if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
+    // Rows sent more than 24 hours ago: neither --resume nor a re-run can send them (the
+    // same keys would be as stale), so nothing is kept to resume; --dedupe-by is the way on.
+    if (checkpoint && err instanceof StaleChunkError) removeCheckpoint(checkpoint.path);
+    else if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
       io.info(
         `Stopped after ${engine.counts.read.toLocaleString('en-US')} rows; the rest can be imported with:\n  ${flags.command} --resume`,
       );

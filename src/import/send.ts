@@ -11,6 +11,8 @@
 // - 413 (the body is larger than the service takes): the chunk is sent again as two halves,
 //   each under a key of its own, down to single rows; a row the service refuses alone fails
 //   with payload_too_large. The same chunk splits the same way again on --resume.
+// - 409 idempotency_key_stale (the same chunk was sent more than 24 hours ago): with
+//   --dedupe-by, sent again under a renewed key; without it, the engine stops (engine.ts).
 
 import type { ApiClient } from '../api/client.ts';
 import { getImportJob, type ImportJob, importRecords, type RowResult } from '../api/imports.ts';
@@ -86,6 +88,8 @@ export interface SendOptions {
   pacer?: JobPacer;
   /** What the import learnt of the service's body limit, shared by its chunks. */
   limit?: BodyLimit;
+  /** Renews a stale key (409 idempotency_key_stale) with this; undefined: the 409 is thrown. */
+  renewStale?: string | undefined;
 }
 
 /**
@@ -185,6 +189,15 @@ export async function sendChunk(
   try {
     return await withRetries(() => sendOnce(client, { ...req, body }, opts), opts.signal);
   } catch (err) {
+    if (
+      err instanceof ApiError &&
+      err.status === 409 &&
+      err.apiCode === 'idempotency_key_stale' &&
+      opts.renewStale !== undefined
+    ) {
+      const key = `ws-import-${sha256(`${req.key}\nrenewed ${opts.renewStale}`)}`;
+      return sendChunk(client, { ...req, key }, { ...opts, renewStale: undefined });
+    }
     if (err instanceof ApiError && err.status === 413) {
       if (opts.limit) opts.limit.refused = Math.min(opts.limit.refused, bytes);
       return split(client, req, err, opts);

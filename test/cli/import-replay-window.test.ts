@@ -133,3 +133,45 @@ describe('ws import --resume past the replay window', () => {
     assert.equal(emails().length, 400, 'the chunks sent before were replayed, not created again');
   });
 });
+
+describe('ws import of rows imported in full more than 24 hours ago (same keys, now stale)', () => {
+  it('with --dedupe-by: sends the chunks again under renewed keys and matches the rows', async () => {
+    const path = csv('daily-dedupe.csv', 300);
+    const args = ['import', 'contact', path, '--chunk-size', '100', '--dedupe-by', 'email'];
+    assert.equal((await ws(args)).code, 0);
+    s.t.sandbox.store.clock.advance(25 * 3600);
+    const r = await ws([...args, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(s.count(/\/contact\/import 409/), 3, 'each chunk found stale, then renewed');
+    const summary = JSON.parse(r.stdout);
+    assert.equal(summary.unchanged, 300);
+    assert.equal(emails().length, 300);
+  });
+
+  it('without --dedupe-by: stops at the first stale chunk, says what to do (exit 6), keeps no checkpoint', async () => {
+    const path = csv('daily-plain.csv', 300);
+    const args = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
+    assert.equal((await ws(args)).code, 0);
+    s.t.sandbox.store.clock.advance(25 * 3600);
+    const r = await ws(args);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(
+      r.stderr,
+      /Lines 2-101 were sent by an import of the same rows with the same columns and options more than 24 hours ago.*409 idempotency_key_stale/,
+    );
+    assert.match(r.stderr, /Import the file with --dedupe-by SLUG/);
+    assert.doesNotMatch(r.stderr, /--resume/);
+    assert.equal(emails().length, 300, 'nothing created twice');
+    const imports = join(s.t.configDir, 'imports');
+    assert.deepEqual(
+      readdirSync(imports).filter((f) => f.endsWith('.checkpoint.json')),
+      [],
+      'no checkpoint to resume',
+    );
+    // What it says to do works.
+    const again = await ws([...args, '--dedupe-by', 'email', '--json']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).unchanged, 300);
+    assert.equal(emails().length, 300);
+  });
+});
