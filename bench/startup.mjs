@@ -1,6 +1,8 @@
 // Start-up benchmark: wall time of `ws --version`, `ws auth status` and
 // `ws records list contacts --limit 5 --json` (against a running sandbox) against
-// `node -e 0`, the floor, measured in the same run, interleaved, on each Node given.
+// `node -e 0`, the floor, measured in the same run, interleaved, on each Node given; and
+//   `ws auth status` again with NODE_DISABLE_COMPILE_CACHE=1 shows what the code cache saves
+//   (bin/ws.js); the cache is the bench's own (XDG_CACHE_HOME in its temp directory).
 //
 // NODE_EXTRA_CA_CERTS is removed from the environment of every process measured (the floor
 // included): Node 20 reads the certificates it names as every process starts, which adds
@@ -46,6 +48,8 @@ const env = {
   WS_TEAM_ID: ready.team_id,
   WS_API_KEY: ready.api_key,
   NO_COLOR: '1',
+  // A code cache of the bench's own, not the user's (bin/ws.js).
+  XDG_CACHE_HOME: join(configDir, 'cache-home'),
 };
 if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
 
@@ -57,6 +61,8 @@ const cases = [
     'ws records list contacts --limit 5 --json',
     [bin, 'records', 'list', 'contacts', '--limit', '5', '--json'],
   ],
+  // What the code cache saves (bin/ws.js: Node's compile cache, or ws's own on Node 20).
+  ['ws auth status, no code cache', [bin, 'auth', 'status'], { NODE_DISABLE_COMPILE_CACHE: '1' }],
 ];
 
 // The rounds run faster than the API's 10 requests a second, and commands with one key share
@@ -71,10 +77,13 @@ function forgetRateLimit() {
   for (const n of names) if (n.startsWith('ratelimit-')) rmSync(join(dir, n), { force: true });
 }
 
-function once(node, args) {
+function once(node, args, extraEnv = {}) {
   forgetRateLimit();
   const t = process.hrtime.bigint();
-  const r = spawnSync(node, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(node, args, {
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -96,9 +105,9 @@ try {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const times = cases.map(() => []);
     // Warm the file cache (and the compile cache where Node has one) before measuring.
-    for (const [, args] of cases) for (let i = 0; i < 3; i++) once(node, args);
+    for (const [, args, extra] of cases) for (let i = 0; i < 3; i++) once(node, args, extra);
     for (let i = 0; i < runs; i++) {
-      for (const [c, [, args]] of cases.entries()) times[c].push(once(node, args));
+      for (const [c, [, args, extra]] of cases.entries()) times[c].push(once(node, args, extra));
     }
 
     const floor = times[0];

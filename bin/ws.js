@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `ws` command: enable the module compile cache where Node has it (and source maps with
-// --debug), then run the bundle.
+// The `ws` command: compile the bundle with a code cache (Node's own where it has one), and
+// source maps with --debug, then run the bundle.
 // This file and dist/ are CommonJS (see bin/package.json and scripts/build.mjs): Node 20's
 // ES module loader alone costs a command more start-up time than the rest of ws's loading.
 const args = process.argv.slice(2);
@@ -15,15 +15,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 }
 
 function run() {
-  const { enableCompileCache } = require('node:module');
-  if (typeof enableCompileCache === 'function') {
-    try {
-      enableCompileCache();
-    } catch {
-      // A read-only cache directory only costs speed.
-    }
-  }
-
   // With --debug (or WS_DEBUG), stack traces name ws's sources (src/*.ts) instead of
   // positions in the minified bundle: dist/ carries source maps. Enabled before the bundle
   // loads, since Node reads a file's map as it compiles it; off otherwise (reading the maps
@@ -32,12 +23,114 @@ function run() {
   const debugFlag = args.slice(0, end === -1 ? args.length : end).includes('--debug');
   // WS_DEBUG is read as src/io/streams.ts's isTruthy reads it (the bundle is not loaded yet).
   const debugEnv = process.env.WS_DEBUG;
-  if (debugFlag || (debugEnv && debugEnv !== '0' && debugEnv.toLowerCase() !== 'false'))
-    process.setSourceMapsEnabled(true);
+  const debug = debugFlag || (debugEnv && debugEnv !== '0' && debugEnv.toLowerCase() !== 'false');
+  if (debug) process.setSourceMapsEnabled(true);
+  useCodeCache(debug);
 
   require('../dist/ws.js')
     .main(args)
     .then((code) => {
       process.exitCode = code;
     });
+}
+
+/**
+ * Compiling the bundle's files is a good part of a command's start-up. Node 22 and later
+ * keep what V8 compiled in a cache on disk (module.enableCompileCache); Node 20 has no such
+ * switch, so there the files of dist/ are compiled here with V8's code cache, the same
+ * mechanism (bench/startup.mjs measures it). NODE_DISABLE_COMPILE_CACHE=1 turns both off,
+ * as it does Node's own.
+ */
+function useCodeCache(debug) {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const dir = codeCacheDir(fs, path);
+  if (dir === undefined) return;
+  const Module = require('node:module');
+  if (typeof Module.enableCompileCache === 'function') {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      Module.enableCompileCache(dir);
+    } catch {
+      // A read-only cache directory only costs speed.
+    }
+    return;
+  }
+  // Source maps are read by Node's own compile step: with --debug, files compile as usual.
+  if (debug) return;
+  const vm = require('node:vm');
+  const dist = path.join(__dirname, '..', 'dist') + path.sep;
+  const compile = Module.prototype._compile;
+  const toWrite = [];
+  Module.prototype._compile = function (content, filename) {
+    // An import() would need an ES module loader that vm.Script has only behind an
+    // experimental flag (the build leaves none in dist/: scripts/build.mjs checks).
+    if (!filename.startsWith(dist) || /(?<![\w$.])import\(/.test(content))
+      return compile.call(this, content, filename);
+    // Named by the file, its size and its time, in a directory of this Node and this ws
+    // (V8 also refuses data made by another V8 or for a source of another length).
+    const stat = fs.statSync(filename);
+    const name = filename.slice(dist.length).replace(/[\\/]/g, '_');
+    const entry = path.join(dir, `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}`);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(entry);
+    } catch {}
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) toWrite.push([entry, script]);
+    const fn = script.runInThisContext({ displayErrors: true });
+    const require = (id) => this.require(id);
+    require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
+    require.main = process.mainModule;
+    require.cache = Module._cache;
+    return fn.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+  };
+  // Written as the process ends, so that the data holds the functions the command compiled.
+  process.once('exit', () => {
+    if (toWrite.length === 0) return;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      for (const [entry, script] of toWrite) {
+        const tmp = `${entry}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, entry);
+      }
+    } catch {
+      // A cache that cannot be written only costs speed.
+    }
+  });
+}
+
+/**
+ * The code cache's directory, for Node's cache as for ws's own: ws's in the user's cache
+ * directory (not Node's default, in the shared temporary directory), one per Node and ws
+ * version. None when it exists but another user owns it or others may write to it: its data
+ * is code that would run. (With NODE_COMPILE_CACHE set, Node 22 and later have enabled their
+ * cache there before ws starts, and use it.)
+ */
+function codeCacheDir(fs, path) {
+  const env = process.env;
+  const home = require('node:os').homedir();
+  const base =
+    process.platform === 'win32'
+      ? path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'ws', 'Cache')
+      : process.platform === 'darwin'
+        ? path.join(home, 'Library', 'Caches', 'ws')
+        : path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'ws');
+  let version;
+  try {
+    version = require('../package.json').version;
+  } catch {
+    return undefined; // dist/ copied without ws's package.json: no version to key the cache by
+  }
+  const dir = path.join(base, `code-${process.version}-${version}`);
+  try {
+    const stat = fs.statSync(dir);
+    if (process.getuid && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0))
+      return undefined;
+  } catch {
+    // Not made yet: made with mode 0700 when the first entries are written.
+  }
+  return dir;
 }

@@ -17,7 +17,15 @@
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +165,16 @@ await bundle.write({
   plugins: [minify],
 });
 await bundle.close();
+// bin/ws.js compiles dist/ with a code cache on Node 20 (vm.Script), where import() needs an
+// experimental loader: a file with one compiles without the cache. Load built-ins with
+// src/util/builtin.ts instead.
+for (const file of [
+  join(dist, 'ws.js'),
+  ...readdirSync(join(dist, 'chunks')).map((f) => join(dist, 'chunks', f)),
+]) {
+  if (file.endsWith('.js') && /(?<![\w$.])import\(/.test(readFileSync(file, 'utf8')))
+    throw new Error(`build: ${file} has an import(); use require (src/util/builtin.ts)`);
+}
 // Next to the chunks: the chunk that holds undici's HTTP/1 client reads them from its directory.
 writeWasm(join(dist, 'chunks'));
 rmSync(stage, { recursive: true, force: true });

@@ -115,9 +115,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
   let limited: { limiter: RateLimiter; file: string } | undefined;
-  let saveLimiter:
-    | ((file: string, times: readonly number[], places: number) => Promise<void>)
-    | undefined;
+  let saveLimiter: ((file: string, times: readonly number[]) => void) | undefined;
   const deps: OwnedDeps = {
     io,
     env,
@@ -184,7 +182,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       });
       // The next command with this key starts from the places this one left busy.
       if (limited?.limiter.used && limited.limiter.perSecond > 0) {
-        await saveLimiter?.(limited.file, limited.limiter.saved(), limited.limiter.perSecond);
+        saveLimiter?.(limited.file, limited.limiter.saved());
       }
     },
   };

@@ -1,13 +1,25 @@
-// Where a key's rate-limit places are kept between commands (see ratelimit.ts): one small
-// JSON file per service and key in <config dir>/cache/, holding only wall-clock times. The
-// file is named by the base URL, the team and the key's last four characters (never the
-// key). A file that cannot be read or written only costs what it saves: nothing fails.
-// Commands run in parallel with the same key share the file: each merges its busy places
-// into what the file holds, under the file's lock (util/file-lock.ts), so none is dropped.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
+// Where a key's rate-limit places are kept between commands (see ratelimit.ts): one small log
+// per service and key in <config dir>/cache/, holding only wall-clock times. The file is
+// named by the base URL, the team and the key's last four characters (never the key). A
+// file that cannot be read or written only costs what it saves: nothing fails.
+//
+// Each command appends one line: the times at which the places its own requests took are
+// free again. A line is one write() to a file opened for appending, which the system makes
+// atomic against other appends, so commands run in parallel with the same key keep each
+// other's lines with no lock (a lock cost every command that sent a request ~15 ms as it
+// ended: loading the lock's code, making and removing its directory). A reader takes every
+// time still ahead, from all lines; the limiter keeps the latest as its places.
+//
+// The log is kept small: a reader that finds it past COMPACT_BYTES moves it aside (a rename,
+// atomic) and appends back the times still ahead. A command appending in the microseconds
+// between that rename and the read could lose its line: its next command may meet a 429,
+// which the client waits out.
+import { appendFileSync, mkdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fnv1a } from '../util/hash.ts';
+
+/** Past this size, the log is rewritten with only the times still ahead. */
+export const COMPACT_BYTES = 4096;
 
 export function limiterFile(
   configDir: string,
@@ -16,58 +28,58 @@ export function limiterFile(
   apiKey: string,
 ): string {
   const name = fnv1a(`${baseUrl.replace(/\/+$/, '')}\n${teamId}\n${apiKey.slice(-4)}`);
-  return join(configDir, 'cache', `ratelimit-${name}.json`);
+  return join(configDir, 'cache', `ratelimit-${name}.log`);
 }
 
-/** The saved free times, or none when the file is missing or not what ws wrote. */
-export function readLimiterFile(file: string): number[] {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { busy_until?: unknown };
-    return Array.isArray(data.busy_until)
-      ? data.busy_until.filter((t): t is number => typeof t === 'number')
-      : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The union of two lists of times as multisets: a time is kept as many times as the list
- * that holds it most often. A command resumes from the file, so the places it read are in
- * both lists; counted once, each request holds one place, however many commands saved it.
- */
-function union(a: readonly number[], b: readonly number[]): number[] {
-  const counts = new Map<number, number>();
-  for (const t of a) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const out = [...a];
-  for (const t of b) {
-    const left = counts.get(t) ?? 0;
-    if (left > 0) counts.set(t, left - 1);
-    else out.push(t);
+/** The times in a log's text still ahead of `wallNow` (anything else in it is skipped). */
+function timesIn(text: string, wallNow: number): number[] {
+  const out: number[] = [];
+  for (const word of text.split(/\s+/)) {
+    if (!/^\d{1,15}$/.test(word)) continue;
+    const t = Number(word);
+    if (t > wallNow) out.push(t);
   }
   return out;
 }
 
-/**
- * Adds this command's busy places to the file: the latest `places` times still ahead of now
- * (`wallNow`) of the file's and these are kept (a place read from the file and saved back
- * counts once).
- */
-export async function writeLimiterFile(
-  file: string,
-  times: readonly number[],
-  places: number,
-  wallNow: number = Date.now(),
-): Promise<void> {
+/** The saved times still ahead of `wallNow`, or none when the file is missing or unreadable. */
+export function readLimiterFile(file: string, wallNow: number = Date.now()): number[] {
+  let text: string;
   try {
-    await withFileLock(file, () => {
-      const merged = union(readLimiterFile(file), times)
-        .filter((t) => t > wallNow)
-        .sort((a, b) => b - a)
-        .slice(0, Math.max(1, Math.floor(places)));
-      writeFileAtomic(file, `${JSON.stringify({ busy_until: merged })}\n`);
-    });
+    text = readFileSync(file, 'latin1');
   } catch {
-    // A read-only configuration directory: the next command may meet a 429 and retry.
+    return [];
+  }
+  const times = timesIn(text, wallNow);
+  if (text.length > COMPACT_BYTES) compact(file, wallNow);
+  return times;
+}
+
+function compact(file: string, wallNow: number): void {
+  const aside = `${file}.${process.pid}.old`;
+  try {
+    renameSync(file, aside);
+    const ahead = timesIn(readFileSync(aside, 'latin1'), wallNow);
+    unlinkSync(aside);
+    if (ahead.length > 0) appendFileSync(file, `${ahead.join(' ')}\n`, { mode: 0o600 });
+  } catch {
+    // Another command compacted it first, or the directory is read-only.
+  }
+}
+
+/** Appends this command's busy places (wall-clock times) to the log. */
+export function writeLimiterFile(file: string, times: readonly number[]): void {
+  if (times.length === 0) return;
+  const line = `${times.map((t) => Math.ceil(t)).join(' ')}\n`;
+  try {
+    appendFileSync(file, line, { mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    try {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      appendFileSync(file, line, { mode: 0o600 });
+    } catch {
+      // A read-only configuration directory: the next command may meet a 429 and retry.
+    }
   }
 }

@@ -10,9 +10,11 @@
 // a little before its time), and callers are served in order.
 //
 // Commands run one after another share the key's budget too: when a command ends, the
-// places still busy are saved (saved(), as wall-clock times) and the next command starts
-// from them (resume()), so a script's second command does not spend its first requests on
-// 429s because the first command used the last second. See ratelimit-file.ts.
+// places its own requests still hold are saved (saved(), as wall-clock times) and the next
+// command starts from those of every command before it (resume()), so a script's second
+// command does not spend its first requests on 429s because the first command used the last
+// second. Only a command's own places are saved: one it resumed was saved by the command
+// that took it. See ratelimit-file.ts.
 import { monotonicMs, sleep } from '../util/time.ts';
 
 /** Call when the request's answer has arrived (or the request failed); safe to call twice. */
@@ -23,6 +25,8 @@ const NOTHING: Release = () => {};
 export class RateLimiter {
   /** Per place: when it is free again; Infinity while its request is in flight. */
   private readonly freeAt: number[];
+  /** Per place: as freeAt while the place was last taken by this process, else -Infinity. */
+  private readonly own: number[];
   private readonly windowMs: number;
   private queue: Promise<unknown> = Promise.resolve();
   /** Woken when a request in flight gives its place back. */
@@ -49,6 +53,7 @@ export class RateLimiter {
     // N places over one second; a rate below 1 (0.5 a second) is one place over 2 s.
     const places = perSecond > 0 ? Math.max(1, Math.floor(perSecond)) : 0;
     this.freeAt = new Array<number>(places).fill(Number.NEGATIVE_INFINITY);
+    this.own = new Array<number>(places).fill(Number.NEGATIVE_INFINITY);
     this.windowMs = places > 0 ? (places * 1000) / perSecond : 0;
   }
 
@@ -74,12 +79,14 @@ export class RateLimiter {
       const t = this.now();
       if (at <= t) {
         this.freeAt[place] = Number.POSITIVE_INFINITY;
+        this.own[place] = Number.POSITIVE_INFINITY;
         this.taken = true;
         let given = false;
         return () => {
           if (given) return;
           given = true;
           this.freeAt[place] = this.now() + this.windowMs;
+          this.own[place] = this.freeAt[place];
           const wake = this.released;
           this.released = undefined;
           wake?.();
@@ -96,13 +103,14 @@ export class RateLimiter {
   }
 
   /**
-   * When the places still busy will be free, as wall-clock times (ms since the epoch), for
-   * the next command with the same key. A request still in flight counts as answered now.
+   * When the places this process's requests still hold will be free, as wall-clock times
+   * (ms since the epoch), for the next command with the same key. A request still in flight
+   * counts as answered now.
    */
   saved(): number[] {
     const t = this.now();
     const wall = this.wallNow();
-    return this.freeAt
+    return this.own
       .map((at) => (at === Number.POSITIVE_INFINITY ? t + this.windowMs : at))
       .filter((at) => at > t)
       .map((at) => Math.ceil(wall + (at - t)));

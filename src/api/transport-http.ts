@@ -4,7 +4,7 @@
 // JavaScript and its WebAssembly parser): see bench/startup.mjs. Idle connections do not
 // keep the process alive.
 import type * as Http from 'node:http';
-import { createRequire } from 'node:module';
+import { builtin } from '../util/builtin.ts';
 import {
   type Answer,
   answerTooLarge,
@@ -25,10 +25,7 @@ export class NodeHttpTransport implements Transport {
   private readonly opts: TransportOptions;
 
   constructor(origin: string, opts: TransportOptions) {
-    // Through require: on Node 24 an ES import of node:http also runs its lazy exports, which
-    // load Node's own fetch (undici, node:http2, tls, zlib, ...).
-    const name = origin.startsWith('https:') ? 'node:https' : 'node:http';
-    this.http = createRequire(import.meta.url)(name) as HttpModule;
+    this.http = builtin<HttpModule>(origin.startsWith('https:') ? 'node:https' : 'node:http');
     this.agent = new this.http.Agent({ keepAlive: true });
     this.opts = opts;
   }

@@ -1,6 +1,6 @@
 // One lock around every read-modify-write of a file in ws's configuration directory
-// (profiles, the default profile, the sandbox's profile, the definitions cache, the
-// rate-limit file). Commands run in parallel (CI jobs sharing a runner, `xargs -P`): without
+// (profiles, the default profile, the sandbox's profile, the definitions cache; the
+// rate-limit log is appended to, which needs none). Commands run in parallel (CI jobs sharing a runner, `xargs -P`): without
 // a lock, two processes read the same file, each adds its change, and the last rename wins,
 // dropping the other's change although both said it was saved.
 //

@@ -4,6 +4,7 @@
 // one time limit from connecting to the last byte of the answer, the answer's body kept up
 // to 64 KiB. A failure to connect or to answer in time is a result, not an exception.
 import type { IncomingHttpHeaders } from 'node:http';
+import { builtin } from '../util/builtin.ts';
 import { monotonicMs } from '../util/time.ts';
 
 export interface Exchange {
@@ -45,8 +46,9 @@ function describe(err: NodeJS.ErrnoException, timeoutMs: number): string {
 
 /** Send one request and wait for its answer (or the time limit). */
 export async function exchange(req: Exchange): Promise<ExchangeResult> {
-  const { request } =
-    req.url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const { request } = builtin<typeof import('node:http')>(
+    req.url.protocol === 'https:' ? 'node:https' : 'node:http',
+  );
   const started = monotonicMs();
   return new Promise<ExchangeResult>((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -11,6 +11,7 @@ import type { RecordType } from '../../api/object-types.ts';
 import { getRecord, updateRecord } from '../../api/records.ts';
 import { ApiError, ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { builtin } from '../../util/builtin.ts';
 import { shellWord } from '../../util/shell.ts';
 import { loadYaml } from '../../util/yaml.ts';
 import { expected } from '../../values/coerce.ts';
@@ -93,7 +94,7 @@ export async function renderYaml(
 }
 
 async function runEditor(command: string, file: string, signal: AbortSignal): Promise<void> {
-  const { spawn } = await import('node:child_process');
+  const { spawn } = builtin<typeof import('node:child_process')>('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(`${command} ${shellWord(file)}`, { shell: true, stdio: 'inherit', signal });
     child.on('error', (e) => reject(e));
