@@ -118,12 +118,14 @@ function codeCacheDir(fs, path) {
       : process.platform === 'darwin'
         ? path.join(home, 'Library', 'Caches', 'ws')
         : path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'ws');
+  // Read as text: require() of a JSON file costs more than the rest of this function.
   let version;
   try {
-    version = require('../package.json').version;
-  } catch {
-    return undefined; // dist/ copied without ws's package.json: no version to key the cache by
-  }
+    const text = fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8');
+    version = /"version"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  } catch {}
+  // dist/ copied without ws's package.json: no version to key the cache by.
+  if (version === undefined) return undefined;
   const dir = path.join(base, `code-${process.version}-${version}`);
   try {
     const stat = fs.statSync(dir);
