@@ -167,11 +167,10 @@ await bundle.write({
 await bundle.close();
 // bin/ws.js compiles dist/ with a code cache on Node 20 (vm.Script), where import() needs an
 // experimental loader: a file with one compiles without the cache. Load built-ins with
-// src/util/builtin.ts instead.
-for (const file of [
-  join(dist, 'ws.js'),
-  ...readdirSync(join(dist, 'chunks')).map((f) => join(dist, 'chunks', f)),
-]) {
+// src/util/builtin.ts instead. (Unminified, comments may say import(.)
+for (const file of minified
+  ? [join(dist, 'ws.js'), ...readdirSync(join(dist, 'chunks')).map((f) => join(dist, 'chunks', f))]
+  : []) {
   if (file.endsWith('.js') && /(?<![\w$.])import\(/.test(readFileSync(file, 'utf8')))
     throw new Error(`build: ${file} has an import(); use require (src/util/builtin.ts)`);
 }

@@ -138,6 +138,8 @@ interface Chunk {
 }
 
 const MAX_ERRORS_SHOWN = 10;
+/** A decimal number as typeCell reads it (coerce.ts's NUMBER), without sign + or exponent. */
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
 /** Distinct texts of a column whose typing is remembered (see ImportEngine.typed). */
 const TYPED_PER_COLUMN = 1024;
 
@@ -279,12 +281,16 @@ export class ImportEngine {
    * text is kept, up to TYPED_PER_COLUMN of them per column.
    */
   private typed(c: ActiveColumn, text: string): TypedCell {
-    // A number written as JSON writes it (`42`, `-7.5`): the same JSON typeCell would give,
-    // without the cache, which amounts and ids would fill with values seen once.
+    // A plain decimal (`42`, `-7.5`, `100.50`) is the number JavaScript reads in it, written
+    // as JSON writes it: what typeCell would give, without the cache, which amounts and ids
+    // would fill with values seen once.
     if (c.number) {
       const n = +text;
-      if (Number.isFinite(n) && String(n) === text)
-        return { json: text, empty: false, error: undefined };
+      if (Number.isFinite(n)) {
+        const json = String(n);
+        if (json === text || PLAIN_DECIMAL.test(text))
+          return { json, empty: false, error: undefined };
+      }
     }
     const known = c.typed.get(text);
     if (known) return known;

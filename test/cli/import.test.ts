@@ -549,6 +549,23 @@ describe('ws import: typing', () => {
   });
 });
 
+describe('ws import: numbers', () => {
+  it('writes each number as the API reads it, however the file writes it', async () => {
+    const cells = ['100.50', '007', '-0.25', '1e3', '+5', '1,234.5', '12_000', '0.1', ' 42 '];
+    const path = write(
+      'numbers.csv',
+      `Name,Email,Score\n${cells.map((c, i) => `N${i},n${i}@example.com,"${c}"`).join('\n')}\n`,
+    );
+    const r = await importJson(['import', 'contact', path]);
+    assert.equal(r.code, 0, r.stderr);
+    const byName = new Map(contacts().map((c) => [c['name'], c['score']]));
+    assert.deepEqual(
+      cells.map((_, i) => byName.get(`N${i}`)),
+      [100.5, 7, -0.25, 1000, 5, 1234.5, 12000, 0.1, 42],
+    );
+  });
+});
+
 describe('ws import: results', () => {
   it('round-trips the failed rows: fix the file, import it, all in', async () => {
     const path = write(
