@@ -63,11 +63,12 @@ function useCodeCache(debug) {
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   const compile = Module.prototype._compile;
   const toWrite = [];
-  Module.prototype._compile = function (content, filename) {
+  // Any further arguments (a format, on Nodes that load ES modules by require) pass through.
+  Module.prototype._compile = function (content, filename, ...rest) {
     // An import() would need an ES module loader that vm.Script has only behind an
     // experimental flag (the build leaves none in dist/: scripts/build.mjs checks).
     if (!filename.startsWith(dist) || /(?<![\w$.])import\(/.test(content))
-      return compile.call(this, content, filename);
+      return compile.call(this, content, filename, ...rest);
     // Named by the file, its size and its time, in a directory of this Node and this ws
     // (V8 also refuses data made by another V8 or for a source of another length).
     const stat = fs.statSync(filename);
