@@ -61,7 +61,7 @@ const cases = [
     'ws records list contacts --limit 5 --json',
     [bin, 'records', 'list', 'contacts', '--limit', '5', '--json'],
   ],
-  // What the code cache saves (bin/ws.js: Node's compile cache, or ws's own on Node 20).
+  // What the code cache saves (bin/ws.js).
   ['ws auth status, no code cache', [bin, 'auth', 'status'], { NODE_DISABLE_COMPILE_CACHE: '1' }],
 ];
 

@@ -1,7 +1,6 @@
-// bin/ws.js compiles the bundle with a code cache (Node's compile cache where Node has one,
-// ws's own on Node 20): it is written on the first run, used by the next, survives damaged
-// entries, and is not used from a directory that others may write to. The built ws is
-// spawned as a user runs it.
+// bin/ws.js compiles the bundle with V8's code cache: it is written on the first run, used by
+// the next, survives damaged entries, and is not used from a directory that others may write
+// to. The built ws is spawned as a user runs it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
