@@ -104,7 +104,7 @@ try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const times = cases.map(() => []);
-    // Warm the file cache (and the compile cache where Node has one) before measuring.
+    // Warm the file cache and ws's code cache (bin/ws.js) before measuring.
     for (const [, args, extra] of cases) for (let i = 0; i < 3; i++) once(node, args, extra);
     for (let i = 0; i < runs; i++) {
       for (const [c, [, args, extra]] of cases.entries()) times[c].push(once(node, args, extra));
