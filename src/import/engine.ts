@@ -245,20 +245,21 @@ export class ImportEngine {
    * sent.
    */
   buildRow(fields: readonly string[]): string | { code: string; message: string } {
-    const parts = ['{"default":{'];
+    let out = '{"default":{';
+    let first = true;
     let missing = false;
     for (const c of this.active) {
       const text = fields[c.index] ?? '';
       // Blank: empty, or spaces only (trim() only when the first character could be one).
-      const first = text.charCodeAt(0);
+      const code = text.charCodeAt(0);
       let value: string;
-      if (text === '' || ((first <= 32 || first >= 0x80) && text.trim() === '')) {
+      if (text === '' || ((code <= 32 || code >= 0x80) && text.trim() === '')) {
         if (c.required) missing = true;
         if (!this.o.emptyAsNull) continue;
         value = 'null';
       } else if (c.text) {
         // A leading ' may be the formula guard of an export (typing.ts undoes it).
-        value = jsonString(first === 39 ? unneutralise(text) : text);
+        value = jsonString(code === 39 ? unneutralise(text) : text);
       } else {
         const typed = this.typed(c, text);
         if (typed.error)
@@ -266,13 +267,13 @@ export class ImportEngine {
         if (c.required && typed.empty) missing = true;
         value = typed.json;
       }
-      parts.push(parts.length === 1 ? c.key + value : `,${c.key}${value}`);
+      out += first ? c.key + value : `,${c.key}${value}`;
+      first = false;
     }
     if (missing) return this.missingRequired(fields);
-    parts.push('}}');
-    // Joined, the text is one flat string: a chunk keeps its rows' texts while it is in
-    // flight, and a string built by `+=` would keep every piece as an object of its own.
-    return parts.join('');
+    // Built by +=, the text is a rope of its pieces: it lives only until the chunk's bytes
+    // take it (ByteList.push writes it out once), so no piece outlives the row.
+    return `${out}}}`;
   }
 
   /**
