@@ -1,5 +1,6 @@
 // `ws automations …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option } from '../../command.ts';
+import { examples } from '../../help.ts';
 import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
@@ -35,13 +36,14 @@ export function registerAutomations(program: Command, ctx: CommandContext): void
       'after',
       `
 ${TYPES_HELP}
-
-Examples:
-  $ ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d
-  $ ws automations get deal "Deal won"
-  $ ws automations test deal "Deal won" --record 6f1c… --set stage=won
-  $ ws automations export > automations.yaml
-  $ ws automations apply -f automations.yaml --prune --yes`,
+` +
+        examples([
+          'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
+          'ws automations get deal "Deal won"',
+          'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
+          'ws automations export > automations.yaml',
+          'ws automations apply -f automations.yaml --prune --yes',
+        ]),
     );
 
   pageFlags(
@@ -61,7 +63,8 @@ Examples:
   )
     .addHelpText(
       'after',
-      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n\nExamples:\n  $ ws automations list deals\n  $ ws automations list deal --kind lifecycle --json`,
+      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n` +
+        examples(['ws automations list deals', 'ws automations list deal --kind lifecycle --json']),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -78,7 +81,11 @@ Examples:
     .description('Show an automation: one line per condition and action, as the flags that make it')
     .addHelpText(
       'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations get deal "Deal won"\n  $ ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json`,
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
+        examples([
+          'ws automations get deal "Deal won"',
+          'ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json',
+        ]),
     )
     .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
@@ -97,11 +104,12 @@ Examples:
     .addHelpText(
       'after',
       `\n${TYPES_HELP}\n${LANGUAGE_HELP}
-
-Examples:
-  $ ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d
-  $ ws automations create deal --name "Crossed 10k" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'
-  $ ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…`,
+` +
+        examples([
+          'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
+          "ws automations create deal --name \"Crossed 10k\" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'",
+          'ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…',
+        ]),
     )
     .action((type: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -130,10 +138,11 @@ Examples:
 --on-change replaces the changes it fires on; --where replaces its conditions on the
 record; any action flag replaces all its actions. What no flag names is kept.
 ${LANGUAGE_HELP}
-
-Examples:
-  $ ws automations update deal "Deal won" --where 'amount>=5000'
-  $ ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h`,
+` +
+        examples([
+          'ws automations update deal "Deal won" --where \'amount>=5000\'',
+          'ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h',
+        ]),
     )
     .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -151,7 +160,11 @@ Examples:
     .description('Delete an automation (asks first; --yes to skip)')
     .addHelpText(
       'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations delete deal "Deal won"\n  $ ws automations delete deal "Deal won" --yes`,
+      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
+        examples([
+          'ws automations delete deal "Deal won"',
+          'ws automations delete deal "Deal won" --yes',
+        ]),
     )
     .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
@@ -166,7 +179,8 @@ Examples:
       .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
       .addHelpText(
         'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n\nExamples:\n  $ ws automations ${verb} deal "Deal won"`,
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
+          examples([`ws automations ${verb} deal "Deal won"`]),
       )
       .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
         ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
@@ -195,10 +209,11 @@ Examples:
       `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
 service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.
-
-Examples:
-  $ ws automations runs deal "Deal won"
-  $ ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps`,
+` +
+        examples([
+          'ws automations runs deal "Deal won"',
+          'ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps',
+        ]),
     )
     .action(
       (type: string | undefined, automation: string | undefined, o: OptionValues, cmd: Command) => {
@@ -241,10 +256,11 @@ Examples:
 Exit 0 when it would fire, 1 when not. The record is read from the service; --set
 changes its values (as \`ws records update --set\` reads them), or --before and --after
 give both sides. The verdicts come from the evaluator the ws sandbox runs.
-
-Examples:
-  $ ws automations test deal "Deal won" --record 6f1c… --set stage=won
-  $ ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json`,
+` +
+        examples([
+          'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
+          'ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json',
+        ]),
     )
     .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -269,7 +285,10 @@ Examples:
     .option('-o, --output <file>', 'write to this file (default: stdout)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ ws automations export > automations.yaml\n  $ ws automations export deal contact --output automations.yaml',
+      examples([
+        'ws automations export > automations.yaml',
+        'ws automations export deal contact --output automations.yaml',
+      ]),
     )
     .action((types: string[], o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
@@ -285,7 +304,8 @@ Examples:
     )
     .addHelpText(
       'after',
-      '\nExit 0 when the file is valid, 2 with every problem.\n\nExamples:\n  $ ws automations validate automations.yaml',
+      `\nExit 0 when the file is valid, 2 with every problem.\n` +
+        examples(['ws automations validate automations.yaml']),
     )
     .action((file: string, _o: OptionValues, cmd: Command) =>
       ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
@@ -300,7 +320,11 @@ Examples:
     .option('--prune', 'also plan deletes of automations the file does not have')
     .addHelpText(
       'after',
-      '\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n\nExamples:\n  $ ws automations diff -f automations.yaml\n  $ ws automations diff -f automations.yaml --prune --json',
+      `\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n` +
+        examples([
+          'ws automations diff -f automations.yaml',
+          'ws automations diff -f automations.yaml --prune --json',
+        ]),
     )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
@@ -323,10 +347,11 @@ Examples:
       `
 An automation is known by its object type and name. Everything is checked before the first
 write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).
-
-Examples:
-  $ ws automations apply -f automations.yaml --dry-run
-  $ ws automations apply -f automations.yaml --prune --yes`,
+` +
+        examples([
+          'ws automations apply -f automations.yaml --dry-run',
+          'ws automations apply -f automations.yaml --prune --yes',
+        ]),
     )
     .action((o: OptionValues, cmd: Command) => {
       const f = flags(o);
