@@ -1,31 +1,19 @@
 // ws props export [TYPES…]: the workspace's own definitions and options as a schema file
 // that ws props diff and apply read back (src/schema/file.ts), to stdout or --output.
-import { promises as fs } from 'node:fs';
 import { objectType } from '../../api/object-types.ts';
 import { isSharedDefault, type PropertyDefinition } from '../../api/props.ts';
 import { UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { plural } from '../../output/plural.ts';
 import { formatSchema, schemaObject } from '../../schema/file.ts';
 import { workspaceDefinitions } from '../../schema/load.ts';
 import { defaultRoles } from '../../schema/roles.ts';
+import { exportFormat, writeExport } from '../common/export-file.ts';
 
 export interface ExportOptions {
   /** Object types to export; all that have definitions of the workspace's own when empty. */
   objectTypes: string[];
   output?: string | undefined;
-}
-
-/** YAML, unless --json/--format json or an --output file ending in .json asks for JSON. */
-function fileFormat(opts: ExportOptions, deps: Deps): 'yaml' | 'json' {
-  if (deps.fields) throw new UsageError('--fields does not apply to `ws props export`.');
-  const explicit = deps.flags.json ? 'json' : deps.flags.format;
-  if (explicit !== undefined && explicit !== 'json') {
-    throw new UsageError(
-      `ws props export writes YAML, or JSON with --format json; not ${explicit}.`,
-    );
-  }
-  if (explicit === 'json' || opts.output?.toLowerCase().endsWith('.json')) return 'json';
-  return 'yaml';
 }
 
 /** A file holds one definition per slug: definitions of several lists sharing one cannot be exported. */
@@ -44,7 +32,7 @@ function checkSlugs(type: string, defs: readonly PropertyDefinition[]): void {
 }
 
 export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
-  const format = fileFormat(opts, deps);
+  const format = exportFormat('ws props export', opts.output, deps);
   const wanted = [...new Set(opts.objectTypes.map((t) => objectType(t, 'property')))];
   const all = await workspaceDefinitions(deps);
   const unknown = wanted.filter((t) => !all.has(t));
@@ -64,16 +52,6 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
   }
   const text = await formatSchema(schemaObject(own, await defaultRoles(deps)), format);
   const count = [...own.values()].reduce((n, defs) => n + defs.length, 0);
-  const what = `${count} propert${count === 1 ? 'y' : 'ies'} of ${own.size} object type${own.size === 1 ? '' : 's'}`;
-  if (opts.output === undefined || opts.output === '-') {
-    deps.io.write(text);
-    deps.io.info(`Exported ${what}.`);
-    return;
-  }
-  try {
-    await fs.writeFile(opts.output, text);
-  } catch (err) {
-    throw new WsError(`Cannot write ${opts.output}: ${(err as Error).message}`);
-  }
-  deps.io.success(`Exported ${what} to ${opts.output}.`);
+  const what = `${plural(count, 'property')} of ${plural(own.size, 'object type')}`;
+  await writeExport(deps, text, opts.output, what);
 }
