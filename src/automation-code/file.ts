@@ -19,10 +19,10 @@
 
 import type { Automation, AutomationKind } from '../api/automations.ts';
 import { type AutomationType, objectType } from '../api/object-types.ts';
-import { UsageError } from '../errors.ts';
-import { formatSchema, get, Reader } from '../schema/file.ts';
+import type { UsageError } from '../errors.ts';
+import { formatSchema, get, openFile, type Reader } from '../schema/file.ts';
 import { closest } from '../util/suggest.ts';
-import { loadYaml, type Yaml } from '../util/yaml.ts';
+import type { Yaml } from '../util/yaml.ts';
 import type { ActionDraft, ConditionsDraft, Draft, ItemGroup, Source, Sourced } from './draft.ts';
 import { automationObject, type Names } from './render.ts';
 
@@ -79,8 +79,9 @@ class DraftReader {
   constructor(
     readonly y: Yaml,
     private readonly where: (offset: number | undefined) => string,
+    r: Reader,
   ) {
-    this.r = new Reader(y, where);
+    this.r = r;
   }
 
   source(node: YNode | null | undefined, path: string): Source {
@@ -325,34 +326,13 @@ class DraftReader {
 
 /** A YAML (or JSON) document, its reader, and how to fail with its problems. */
 async function open(text: string, file: string, what: string) {
-  const y = await loadYaml();
-  const lines = new y.LineCounter();
-  const doc = y.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const where = (offset: number | undefined) => {
-    if (offset === undefined) return file;
-    const pos = lines.linePos(offset);
-    return `${file}:${pos.line}:${pos.col}`;
-  };
-  const fail = (problems: string[]): never => {
-    throw new UsageError(
-      `${file} is not a valid ${what}:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      'The format is described in the README ("Automations as code"); `ws automations export` writes a valid file to start from.',
-    );
-  };
-  if (doc.errors.length > 0)
-    fail(doc.errors.map((e) => `${where(e.pos[0])}: ${e.message.split('\n')[0]}`));
-  const reader = new DraftReader(y, where);
-  const done = () => {
-    const { problems } = reader.r;
-    if (problems.length > 0) {
-      fail(
-        [...problems]
-          .sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0))
-          .map((p) => `${where(p.offset)}: ${p.path}: ${p.message}`),
-      );
-    }
-  };
-  return { y, doc, reader, done };
+  const { y, doc, where, r, done } = await openFile(
+    text,
+    file,
+    what,
+    'The format is described in the README ("Automations as code"); `ws automations export` writes a valid file to start from.',
+  );
+  return { y, doc, reader: new DraftReader(y, where, r), done };
 }
 
 /**

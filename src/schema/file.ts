@@ -313,10 +313,12 @@ function readProperty(
 }
 
 /**
- * Read a schema file. A bad file is a usage error listing every problem with its line and
- * column ("schema.yaml:12:7: object_types.contact.stage.type: …").
+ * A file as code (a schema or automations file), YAML or JSON, parsed with its lines counted:
+ * its syntax errors fail at once, and `done()` fails with the problems the reader `r` found,
+ * each with its line and column ("schema.yaml:12:7: object_types.contact.stage.type: …"), as
+ * a usage error saying the file is not a valid `what`, with `hint`.
  */
-export async function parseSchema(text: string, file: string): Promise<Schema> {
+export async function openFile(text: string, file: string, what: string, hint: string) {
   const y = await loadYaml();
   const lines = new y.LineCounter();
   const doc = y.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -327,14 +329,36 @@ export async function parseSchema(text: string, file: string): Promise<Schema> {
   };
   const fail = (problems: string[]): never => {
     throw new UsageError(
-      `${file} is not a valid schema file:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      'The format is described in the README ("Schema as code"); `ws props export` writes a valid file to start from.',
+      `${file} is not a valid ${what}:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      hint,
     );
   };
-  if (doc.errors.length > 0) {
+  if (doc.errors.length > 0)
     fail(doc.errors.map((e) => `${where(e.pos[0])}: ${e.message.split('\n')[0]}`));
-  }
   const r = new Reader(y, where);
+  const done = () => {
+    if (r.problems.length > 0) {
+      fail(
+        [...r.problems]
+          .sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0))
+          .map((p) => `${where(p.offset)}: ${p.path}: ${p.message}`),
+      );
+    }
+  };
+  return { y, doc, where, r, done };
+}
+
+/**
+ * Read a schema file. A bad file is a usage error listing every problem with its line and
+ * column ("schema.yaml:12:7: object_types.contact.stage.type: …").
+ */
+export async function parseSchema(text: string, file: string): Promise<Schema> {
+  const { y, doc, r, done } = await openFile(
+    text,
+    file,
+    'schema file',
+    'The format is described in the README ("Schema as code"); `ws props export` writes a valid file to start from.',
+  );
   const schema: Schema = { file, objectTypes: [] };
   const top = r.pairs(doc.contents as YNode | null, '(top)', 'version and object_types');
   if (top) {
@@ -388,13 +412,7 @@ export async function parseSchema(text: string, file: string): Promise<Schema> {
       }
     }
   }
-  if (r.problems.length > 0) {
-    fail(
-      r.problems
-        .sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0))
-        .map((p) => `${where(p.offset)}: ${p.path}: ${p.message}`),
-    );
-  }
+  done();
   return schema;
 }
 
