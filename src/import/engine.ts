@@ -15,7 +15,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { API_MAX_BODY_BYTES, type ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
-import { ApiError, ConflictError, UsageError } from '../errors.ts';
+import { ConflictError, UsageError } from '../errors.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
 import { unneutralise } from '../values/write-form.ts';
@@ -28,6 +28,7 @@ import type { CsvEvent } from './reader.ts';
 import {
   bodySuffix,
   type ChunkResult,
+  isStaleKey,
   JobPacer,
   type RowOutcome,
   sameOutcome,
@@ -417,12 +418,11 @@ export class ImportEngine {
   private consume(ev: CsvEvent, chunk: Chunk): 'open' | 'full' | 'next' {
     const o = this.o;
     let built: string | { code: string; message: string } | undefined;
-    let size = 0;
     if (ev.kind === 'row') {
       built = this.carried ?? this.buildRow(ev.fields);
       this.carried = undefined;
       if (typeof built === 'string') {
-        size = this.sizeOf(built, chunk);
+        const size = this.sizeOf(built, chunk);
         if (size < 0) built = tooLarge(built, ev.fields, this.active);
         else if (size > 0) {
           this.carried = built;
@@ -547,7 +547,7 @@ export class ImportEngine {
       .then(
         (result) => this.finish(chunk, result),
         (err: unknown) => {
-          this.fatal ??= isStale(err) ? staleChunk(chunk) : err;
+          this.fatal ??= isStaleKey(err) ? staleChunk(chunk) : err;
         },
       )
       .finally(() => {
@@ -708,10 +708,6 @@ function tooLarge(
       ? `${largest.header}: a value of ${n(largest.bytes)} bytes; ${row}: shorten it`
       : `${row}: shorten its values`,
   };
-}
-
-function isStale(err: unknown): boolean {
-  return err instanceof ApiError && err.status === 409 && err.apiCode === 'idempotency_key_stale';
 }
 
 /** A chunk of rows sent by an import more than 24 hours ago, and no --dedupe-by to match them. */

@@ -61,6 +61,15 @@ export function chunkKey(keyFingerprint: string, index: number, prefixHash: stri
 }
 
 /**
+ * The key of a part of a chunk sent on its own (`what` names the part: the rows left after a
+ * 400, a half after a 413, the chunk again after a stale key): the same part of the same
+ * chunk has the same key on every run.
+ */
+export function partKey(key: string, what: string): string {
+  return `ws-import-${sha256(`${key}\n${what}`)}`;
+}
+
+/**
  * The fingerprint the chunks' keys derive from: the options fingerprint, and what of each
  * column's definition decides how its cells type (not its name, description or timestamps).
  */

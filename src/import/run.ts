@@ -178,11 +178,11 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     strict: flags.strict,
     dryRun: flags.dryRun,
     wait: flags.wait,
-    // Past the replay window, the checkpoint's salt gives the chunks keys the API has not seen.
     renewStale:
       plan.apiOptions?.dedupe_by !== undefined
         ? (checkpoint?.base.started_at ?? now.toISOString())
         : undefined,
+    // Past the replay window, the checkpoint's salt gives the chunks keys the API has not seen.
     keyFingerprint: keyFingerprint(
       checkpoint?.base.key_salt === undefined
         ? optionsFingerprint

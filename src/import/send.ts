@@ -19,7 +19,7 @@ import { getImportJob, type ImportJob, importRecords, type RowResult } from '../
 import type { RecordType } from '../api/object-types.ts';
 import { ApiError, NetworkError } from '../errors.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
-import { sha256 } from './keys.ts';
+import { partKey } from './keys.ts';
 
 /** Each object's JSON (`{"default":{...}}`), by index: an array, or a chunk's ByteList. */
 export interface ObjectList {
@@ -114,6 +114,11 @@ function each<T>(objects: ObjectList, value: (index: number) => T): T[] {
   return Array.from({ length: objects.length }, (_, i) => value(i));
 }
 
+/** 409 idempotency_key_stale: the key was sent more than 24 hours ago and its answer is gone. */
+export function isStaleKey(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409 && err.apiCode === 'idempotency_key_stale';
+}
+
 function transient(err: unknown): boolean {
   if (err instanceof NetworkError) return true;
   return err instanceof ApiError && (err.status >= 500 || err.status === 429);
@@ -189,13 +194,8 @@ export async function sendChunk(
   try {
     return await withRetries(() => sendOnce(client, { ...req, body }, opts), opts.signal);
   } catch (err) {
-    if (
-      err instanceof ApiError &&
-      err.status === 409 &&
-      err.apiCode === 'idempotency_key_stale' &&
-      opts.renewStale !== undefined
-    ) {
-      const key = `ws-import-${sha256(`${req.key}\nrenewed ${opts.renewStale}`)}`;
+    if (isStaleKey(err) && opts.renewStale !== undefined) {
+      const key = partKey(req.key, `renewed ${opts.renewStale}`);
       return sendChunk(client, { ...req, key }, { ...opts, renewStale: undefined });
     }
     if (err instanceof ApiError && err.status === 413) {
@@ -260,7 +260,7 @@ async function split(
           objectType: req.objectType,
           optionsJson: req.optionsJson,
           objects,
-          key: `ws-import-${sha256(`${req.key}\nobjects ${from}-${to}`)}`,
+          key: partKey(req.key, `objects ${from}-${to}`),
         },
         opts,
       ),
@@ -284,7 +284,7 @@ async function resendWithout(
       objectType: req.objectType,
       optionsJson: req.optionsJson,
       objects: keep.map((i) => req.objects.at(i)!),
-      key: `ws-import-${sha256(`${req.key}\nwithout ${[...rejected.keys()].join(',')}`)}`,
+      key: partKey(req.key, `without ${[...rejected.keys()].join(',')}`),
     },
     opts,
   );
