@@ -7,18 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setFaults } from '../helpers/sandbox.ts';
 import { useRecordsSandbox } from './records-fixture.ts';
 
 const ctx = useRecordsSandbox();
-
-async function setFailRate(rate: number): Promise<void> {
-  const res = await fetch(`${ctx.s.t.sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'x-api-key': ctx.s.t.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ fail_rate: rate }),
-  });
-  assert.equal(res.status, 200);
-}
 
 // Ten retries: at one failure in five, a request fails eleven times in a row about once in
 // 50 million, so the test does not depend on luck. (The default is 3.)
@@ -39,7 +31,7 @@ describe('reads under --fail-rate 0.2', () => {
     const started = await s.ws(['import', 'contacts', csv, '--no-wait', '--chunk-size', '300']);
     assert.equal(started.code, 0, started.stderr);
     const job = started.stdout.trim();
-    await setFailRate(0.2);
+    await setFaults(ctx.s.t.sandbox, { fail_rate: 0.2 });
     try {
       const list = await s.ws(
         ['records', 'list', 'deals', '--all', '--format', 'ndjson', ...RETRIES],
@@ -80,7 +72,7 @@ describe('reads under --fail-rate 0.2', () => {
       // one run in 80; some error answer, in all but one in 500,000).
       assert.ok(s.count(/ 50[023] /) > 0, 'some reads were answered 500, 502 or 503');
     } finally {
-      await setFailRate(0);
+      await setFaults(ctx.s.t.sandbox, { fail_rate: 0 });
     }
   });
 });

@@ -5,7 +5,12 @@ import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
 import { RateLimiter } from '../../src/api/ratelimit.ts';
 import { testIO } from '../helpers/io.ts';
 import { runWs } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox, writeProfiles } from '../helpers/sandbox.ts';
+import {
+  setFaults,
+  startTestSandbox,
+  type TestSandbox,
+  writeProfiles,
+} from '../helpers/sandbox.ts';
 import { startStub } from '../helpers/stub-server.ts';
 
 let t: TestSandbox;
@@ -17,15 +22,6 @@ before(async () => {
   env = t.env as Record<string, string>;
 });
 after(() => t.stop());
-
-async function setFaults(faults: Record<string, number>): Promise<void> {
-  const res = await fetch(`${t.sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(faults),
-  });
-  assert.equal(res.status, 200);
-}
 
 function client(extra: Partial<ClientOptions> = {}) {
   return new ApiClient({
@@ -69,7 +65,7 @@ describe('path segments reach the server as one segment each', () => {
 
 describe('retries', () => {
   it('under --fail-rate, reads succeed by retrying (500s too), and say so in --debug', async () => {
-    await setFaults({ fail_rate: 0.5 });
+    await setFaults(t.sandbox, { fail_rate: 0.5 });
     try {
       // Each request needs a retry and then succeeds about three times in ten: go on until
       // one has (60 requests leave a chance below one in a billion of seeing none).
@@ -89,7 +85,7 @@ describe('retries', () => {
       }
       assert.ok(retried > 0, 'some requests needed a retry');
     } finally {
-      await setFaults({ fail_rate: 0 });
+      await setFaults(t.sandbox, { fail_rate: 0 });
     }
   });
 
@@ -181,7 +177,7 @@ describe('retries', () => {
   });
 
   it("honours Retry-After under the sandbox's --rate-limit, and every request gets through", async () => {
-    await setFaults({ rate_limit: 2 });
+    await setFaults(t.sandbox, { rate_limit: 2 });
     const delays: number[] = [];
     try {
       const c = client({
@@ -211,7 +207,7 @@ describe('retries', () => {
         await c.close();
       }
     } finally {
-      await setFaults({ rate_limit: 0 });
+      await setFaults(t.sandbox, { rate_limit: 0 });
     }
   });
 
@@ -259,18 +255,18 @@ describe('retries', () => {
 
 describe('timeouts and interruption', () => {
   it('--timeout gives up on a slow answer with exit 1', async () => {
-    await setFaults({ latency_ms: 1500 });
+    await setFaults(t.sandbox, { latency_ms: 1500 });
     try {
       const r = await runWs(['api', 'GET', COUNT, '--timeout', '0.2', '--retries', '0'], { env });
       assert.equal(r.code, 1);
       assert.match(r.stderr, /timed out waiting for the answer/);
     } finally {
-      await setFaults({ latency_ms: 0 });
+      await setFaults(t.sandbox, { latency_ms: 0 });
     }
   });
 
   it('Ctrl-C during a request exits 130', async () => {
-    await setFaults({ latency_ms: 2000 });
+    await setFaults(t.sandbox, { latency_ms: 2000 });
     try {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 150);
@@ -278,14 +274,14 @@ describe('timeouts and interruption', () => {
       assert.equal(r.code, 130);
       assert.match(r.stderr, /Interrupted/);
     } finally {
-      await setFaults({ latency_ms: 0 });
+      await setFaults(t.sandbox, { latency_ms: 0 });
     }
   });
 });
 
 describe('--debug traces', () => {
   it('show method, URL, attempt, status, time, request id and rate-limit headers, never the key', async () => {
-    await setFaults({ rate_limit: 100 });
+    await setFaults(t.sandbox, { rate_limit: 100 });
     try {
       const r = await runWs(['api', 'GET', COUNT, '--debug'], { env });
       assert.equal(r.code, 0);
@@ -305,7 +301,7 @@ describe('--debug traces', () => {
       const viaEnv = await runWs(['api', 'GET', COUNT], { env: { ...env, WS_DEBUG: '1' } });
       assert.match(viaEnv.stderr, /→ GET /);
     } finally {
-      await setFaults({ rate_limit: 0 });
+      await setFaults(t.sandbox, { rate_limit: 0 });
     }
   });
 

@@ -76,3 +76,16 @@ export async function sandboxCall(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
+
+/** Change a running sandbox's faults through its control endpoint (`latency_ms`, `fail_rate`, …). */
+export async function setFaults(
+  sandbox: Pick<RunningSandbox, 'url' | 'apiKey'>,
+  faults: Record<string, number>,
+): Promise<void> {
+  const res = await fetch(`${sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  assert.equal(res.status, 200, await res.text());
+}

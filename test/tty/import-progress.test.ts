@@ -7,21 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { setFaults, startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { noTerminal, Terminal } from './terminal.ts';
 
 let s: TestSandbox;
 let work: string;
-
-/** Make every API answer wait `ms` (a control endpoint of the sandbox). */
-async function latency(ms: number): Promise<void> {
-  const res = await fetch(`${s.sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'x-api-key': s.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ latency_ms: ms }),
-  });
-  assert.equal(res.status, 200);
-}
 
 const count = (text: string) => Number(text.replace(/,/g, ''));
 
@@ -33,7 +23,7 @@ describe('import progress at a terminal', { skip: noTerminal }, () => {
     assert.equal(r.code, 0, r.stderr);
   });
   after(async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     await s?.stop();
     rmSync(work, { recursive: true, force: true });
   });
@@ -43,7 +33,7 @@ describe('import progress at a terminal', { skip: noTerminal }, () => {
     for (let i = 0; i < 3000; i++) rows.push(`Person ${i},person${i}@example.com`);
     writeFileSync(join(work, 'people.csv'), `${rows.join('\n')}\n`);
     // The chunks sent wait on the service: the file is read ahead while they do.
-    await latency(60_000);
+    await setFaults(s.sandbox, { latency_ms: 60_000 });
     const term = new Terminal({ columns: 120 }, { ...s.env, NO_COLOR: '1' });
     try {
       await term.start(

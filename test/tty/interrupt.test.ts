@@ -8,21 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { setFaults, startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { cooked, noTerminal, Terminal } from './terminal.ts';
 
 let s: TestSandbox;
 let work: string;
-
-/** Make every API answer wait `ms` (a control endpoint of the sandbox). */
-async function latency(ms: number): Promise<void> {
-  const res = await fetch(`${s.sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'x-api-key': s.sandbox.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ latency_ms: ms }),
-  });
-  assert.equal(res.status, 200);
-}
 
 /** Run ws in an 100-column terminal, type Ctrl-C once `ready` shows, and wait for the end. */
 async function interrupt(args: string[], ready: RegExp, presses = 1) {
@@ -50,13 +40,13 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
     }
   });
   after(async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     await s?.stop();
     rmSync(work, { recursive: true, force: true });
   });
 
   it('stops an export while its spinner runs: exit 130, the file untouched, the terminal as it was', async () => {
-    await latency(60_000);
+    await setFaults(s.sandbox, { latency_ms: 60_000 });
     const out = join(work, 'all.csv');
     const r = await interrupt(
       ['records', 'export', 'contacts', '--output', out],
@@ -72,13 +62,13 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('stops a batch-delete while its spinner runs: the chunk in flight reported not attempted', async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     const ids = (
       await runWs(['records', 'list', 'deals', '--all', '--fields', 'id'], { env: s.env })
     ).stdout;
     writeFileSync(join(work, 'ids.txt'), ids);
     const n = ids.trim().split('\n').length;
-    await latency(60_000);
+    await setFaults(s.sandbox, { latency_ms: 60_000 });
     const r = await interrupt(
       ['records', 'batch-delete', 'deals', '--file', 'ids.txt', '--yes'],
       /Deleting \d+ deals/,
@@ -90,7 +80,7 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('stops list --all while it waits for a page (no spinner: --debug shows the request)', async () => {
-    await latency(60_000);
+    await setFaults(s.sandbox, { latency_ms: 60_000 });
     const r = await interrupt(
       ['records', 'list', 'contacts', '--all', '--debug'],
       /→ GET \S+\/contact\?limit=50/,
@@ -101,11 +91,11 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('stops an import at the next chunk, with the command to resume, and twice abandons the chunks in flight', async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     const rows = ['name,email'];
     for (let i = 0; i < 3000; i++) rows.push(`Person ${i},person${i}@example.com`);
     writeFileSync(join(work, 'people.csv'), `${rows.join('\n')}\n`);
-    await latency(500);
+    await setFaults(s.sandbox, { latency_ms: 500 });
     const args = ['import', 'contacts', 'people.csv', '--chunk-size', '50', '--concurrency', '2'];
     const once = await interrupt(args, /Importing people\.csv/);
     assert.equal(once.code, 130, once.screen);
@@ -117,7 +107,7 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
     assert.ok(cooked(once.stty), `the terminal is left raw:\n${once.stty}`);
     assert.ok(once.cursor, 'the cursor is hidden after ws exited');
 
-    await latency(60_000);
+    await setFaults(s.sandbox, { latency_ms: 60_000 });
     const twice = await interrupt([...args, '--resume'], /Importing people\.csv/, 2);
     assert.equal(twice.code, 130, twice.screen);
     assert.ok(cooked(twice.stty), `the terminal is left raw:\n${twice.stty}`);
@@ -125,7 +115,7 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('stops a read of stdin from the terminal, which says how to end the input', async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     const args = ['api', 'POST', '/v2/prism/{teamId}/contact/query', '--input', '-'];
     const r = await interrupt(args, /Reading stdin from the terminal: end the input with Ctrl-D/);
     assert.equal(r.code, 130, r.screen);
@@ -147,7 +137,7 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('cancels a confirmation prompt: exit 130, nothing deleted, the terminal out of raw mode', async () => {
-    await latency(0);
+    await setFaults(s.sandbox, { latency_ms: 0 });
     const id = (
       await runWs(['records', 'list', 'contacts', '--limit', '1', '--fields', 'id'], {
         env: s.env,
