@@ -28,13 +28,21 @@ const version = JSON.parse(
   }).stdout,
 );
 
-function run(cache: string, env: Record<string, string> = {}) {
+function spawn(cache: string, args: string[], env: Record<string, string> = {}) {
   const configDir = join(root, 'config');
   mkdirSync(configDir, { recursive: true });
-  const r = spawnSync(process.execPath, [BIN, 'profile', 'list', '--json'], {
+  return spawnSync(process.execPath, [BIN, ...args], {
     env: wsEnv(configDir, { XDG_CACHE_HOME: cache, NODE_COMPILE_CACHE: '', ...env }),
     encoding: 'utf8',
   });
+}
+
+function run(
+  cache: string,
+  env: Record<string, string> = {},
+  args = ['profile', 'list', '--json'],
+) {
+  const r = spawn(cache, args, env);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, '');
   return r.stdout;
@@ -67,6 +75,28 @@ describe('code cache', () => {
     const entries = files(dirOf(cache)).length;
     assert.equal(run(cache), first, 'the next run answers the same from the cache');
     assert.equal(files(dirOf(cache)).length, entries, 'and writes nothing new');
+  });
+
+  it('keeps entries per command, written by its first run that succeeds', () => {
+    const cache = join(root, 'commands');
+    run(cache);
+    assert.deepEqual(readdirSync(dirOf(cache)), ['profile-list']);
+    const listEntries = files(dirOf(cache)).map((f) => [f, statSync(f).mtimeMs]);
+    // A failure writes nothing: its data would hold the way it failed.
+    const failed = spawn(cache, ['profile', 'show', 'no-such-profile']);
+    assert.notEqual(failed.status, 0);
+    assert.deepEqual(readdirSync(dirOf(cache)), ['profile-list']);
+    // Another command writes entries of its own (its help, too) and leaves these alone.
+    const script = run(cache, {}, ['completion', 'bash']);
+    run(cache, {}, ['completion', '--help']);
+    assert.deepEqual(readdirSync(dirOf(cache)).sort(), [
+      'completion-bash',
+      'completion-help',
+      'profile-list',
+    ]);
+    assert.ok(files(join(dirOf(cache), 'completion-bash')).length > 0);
+    for (const [f, mtime] of listEntries) assert.equal(statSync(f).mtimeMs, mtime);
+    assert.equal(run(cache, {}, ['completion', 'bash']), script);
   });
 
   it('survives damaged entries: they are refused, the command runs, and they are written again', () => {
