@@ -1,12 +1,12 @@
 // Every non-2xx answer becomes one ApiError, whatever body it came with: the v2
 // error body, the older `{ message }` form, or something that is not JSON at all.
-import { createRequire } from 'node:module';
 import { ApiError, ExitCode, type FieldError } from '../errors.ts';
+import { builtin } from '../util/builtin.ts';
 
 // node:http for its status texts, loaded when one is first needed (an error, a trace, `ws
-// api -i`): loading it costs every request's start-up 2 ms. Through require, not an ES import:
-// on Node 24 an ES import of it also runs its lazy exports, which load Node's own fetch (its
-// undici, node:http2, tls, zlib, ...).
+// api -i`): loading it costs every request's start-up 2 ms. Through builtin(), not an ES
+// import: on Node 24 an ES import of it also runs its lazy exports, which load Node's own
+// fetch (its undici, node:http2, tls, zlib, ...).
 let statusCodes: Record<number, string | undefined> | undefined;
 
 export interface RawAnswer {
@@ -20,8 +20,7 @@ export interface RawAnswer {
 }
 
 export function reason(status: number): string {
-  statusCodes ??= (createRequire(import.meta.url)('node:http') as typeof import('node:http'))
-    .STATUS_CODES;
+  statusCodes ??= builtin<typeof import('node:http')>('node:http').STATUS_CODES;
   return statusCodes[status] ?? '';
 }
 

@@ -81,7 +81,7 @@ describe('code cache', () => {
     const cache = join(root, 'commands');
     run(cache);
     assert.deepEqual(readdirSync(dirOf(cache)), ['profile-list']);
-    const listEntries = files(dirOf(cache)).map((f) => [f, statSync(f).mtimeMs]);
+    const listEntries = files(dirOf(cache)).map((f) => [f, statSync(f).mtimeMs] as const);
     // A failure writes nothing: its data would hold the way it failed.
     const failed = spawn(cache, ['profile', 'show', 'no-such-profile']);
     assert.notEqual(failed.status, 0);
