@@ -5,7 +5,7 @@
 // node:fs's promises (and node:child_process, below) load when the edit runs, not when the
 // records verbs load for `ws records list`.
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type * as Os from 'node:os';
 import { basename, join } from 'node:path';
 import type { RecordType } from '../../api/object-types.ts';
 import { getRecord, updateRecord } from '../../api/records.ts';
@@ -50,7 +50,8 @@ const KEPT = /^ws-edit-.*\.yaml$/;
 /** `$TMPDIR/ws-edit-<type>-<id>.yaml`, or with -2, -3 … when an earlier one is kept there. */
 async function freshPath(type: RecordType, id: string): Promise<string> {
   for (let n = 1; ; n++) {
-    const path = join(tmpdir(), `ws-edit-${type}-${id}${n === 1 ? '' : `-${n}`}.yaml`);
+    // node:os loads here, not with every records verb (they load together).
+    const path = join(builtin<typeof Os>('node:os').tmpdir(), `ws-edit-${type}-${id}${n === 1 ? '' : `-${n}`}.yaml`);
     const taken = await fs.access(path).then(
       () => true,
       () => false,
