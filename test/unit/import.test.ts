@@ -310,6 +310,27 @@ describe('ByteList', () => {
     });
   });
 
+  it('counts its bytes exactly at every push, across the writes of many texts at once', () => {
+    const list = new ByteList('{"objects":[', ',', 1024);
+    const texts: string[] = [];
+    let expected = Buffer.byteLength('{"objects":[');
+    for (let i = 0; i < 3000; i++) {
+      // ASCII, two- and three-byte characters, and a pair of surrogates (4 bytes).
+      const t = `{"n":${i},"s":"${['plain', 'café', '日本語', '😀'][i % 4]!.repeat(1 + (i % 50))}"}`;
+      texts.push(t);
+      list.push(t);
+      expected += (i > 0 ? 1 : 0) + Buffer.byteLength(t);
+      assert.equal(list.bytes, expected, `after text ${i}`);
+    }
+    for (const i of [0, 1, 777, 1499, 2999]) assert.equal(list.at(i), texts[i]);
+    // Texts pushed after a read are found too.
+    list.push('{"last":"ü"}');
+    assert.equal(list.at(3000), '{"last":"ü"}');
+    const body = list.finish(']}');
+    assert.equal(body.length, list.bytes);
+    assert.equal(JSON.parse(body.toString('utf8')).objects.length, 3001);
+  });
+
   it('keeps empty texts and texts without a separator', () => {
     const list = new ByteList();
     for (const t of ['a,b\r', '', 'ü\n']) list.push(t);
