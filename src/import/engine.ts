@@ -16,6 +16,7 @@ import type { ApiClient } from '../api/client.ts';
 import { API_MAX_BODY_BYTES, type ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
 import { ConflictError, UsageError } from '../errors.ts';
+import { thousands } from '../output/plural.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
 import { unneutralise } from '../values/write-form.ts';
@@ -700,7 +701,7 @@ function tooLarge(
     const bytes = Buffer.byteLength(fields[c.index] ?? '');
     if (!largest || bytes > largest.bytes) largest = { header: c.header, bytes };
   }
-  const n = (bytes: number) => bytes.toLocaleString('en-US');
+  const n = thousands;
   const row = `the row is ${n(Buffer.byteLength(object))} bytes as JSON, more than one request may carry (${n(API_MAX_BODY_BYTES - BODY_PREFIX_BYTES - 2)})`;
   return {
     code: 'row_too_large',

@@ -3,6 +3,7 @@
 // number of rows is not known in advance, which it never is for a stream); redrawn by a
 // ticker while the import runs.
 import type { Progress } from '../io/streams.ts';
+import { thousands } from '../output/plural.ts';
 import { formatDuration } from '../util/time.ts';
 
 export interface ProgressSnapshot {
@@ -17,7 +18,7 @@ export interface ProgressSnapshot {
   dryRun: boolean;
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = thousands;
 
 /** Rows per second over the elapsed time. */
 export function rate(rows: number, elapsedMs: number): number {

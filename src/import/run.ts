@@ -8,6 +8,7 @@ import type { ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
 import { UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
+import { thousands } from '../output/plural.ts';
 import { monotonicMs } from '../util/time.ts';
 import { DEFAULT_CHUNK_SIZE } from './defaults.ts';
 import { type EngineReport, ImportEngine, StaleChunkError } from './engine.ts';
@@ -226,7 +227,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     if (checkpoint && err instanceof StaleChunkError) removeCheckpoint(checkpoint.path);
     else if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
       io.info(
-        `Stopped after ${engine.counts.read.toLocaleString('en-US')} rows; the rest can be imported with:\n  ${flags.command} --resume`,
+        `Stopped after ${thousands(engine.counts.read)} rows; the rest can be imported with:\n  ${flags.command} --resume`,
       );
     }
     throw err;

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { configDir } from '../config/store.ts';
 import { UsageError } from '../errors.ts';
 import type { Env, IOStreams } from '../io/streams.ts';
+import { thousands } from '../output/plural.ts';
 import { sha256 } from './keys.ts';
 
 export interface Counts {
@@ -184,7 +185,7 @@ export function openCheckpoint(
     if (expired && !at.dedupe) throw pastReplayWindow(existing, at);
     resumed = existing;
     io.info(
-      `Resuming after line ${existing.next_line - 1}: ${existing.counts.read.toLocaleString('en-US')} rows were done.`,
+      `Resuming after line ${existing.next_line - 1}: ${thousands(existing.counts.read)} rows were done.`,
     );
     if (expired) {
       io.info(

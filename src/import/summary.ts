@@ -2,6 +2,7 @@
 // stderr), and the error that gives the exit code when rows failed (5) or the import was
 // interrupted (130).
 import { InterruptedError, PartialFailureError } from '../errors.ts';
+import { thousands } from '../output/plural.ts';
 import type { SummaryView } from '../output/summary.ts';
 import { shellWord } from '../util/shell.ts';
 import { formatDuration } from '../util/time.ts';
@@ -99,7 +100,7 @@ function label(end: ImportEnd): string {
 
 /** What people read on stderr: the headline, the counts, and the first failures. */
 export function summaryView(s: ImportSummary, end: ImportEnd): SummaryView {
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = thousands;
   const file = label(end);
   const took = `${formatDuration(s.duration_ms)}${s.rows > 0 ? `, ${n(s.rows_per_second)} rows/s` : ''}`;
   const failedNote = s.failed_file ? `→ ${s.failed_file}` : '';
@@ -172,14 +173,14 @@ export function endError(s: ImportSummary, end: ImportEnd): Error | undefined {
   const file = label(end);
   if (s.status === 'interrupted') {
     return new InterruptedError(
-      `Interrupted: ${s.rows.toLocaleString('en-US')} rows of ${file} were done.`,
+      `Interrupted: ${thousands(s.rows)} rows of ${file} were done.`,
       `Resume with: ${end.resumeCommand}`,
     );
   }
   if (s.failed > 0) {
     const what = s.dry_run ? 'are not valid' : 'failed';
     return new PartialFailureError(
-      `${s.failed.toLocaleString('en-US')} of ${s.rows.toLocaleString('en-US')} rows ${what}${end.failedFile ? `; they are in ${end.failedFile}` : ''}.`,
+      `${thousands(s.failed)} of ${thousands(s.rows)} rows ${what}${end.failedFile ? `; they are in ${end.failedFile}` : ''}.`,
       s.failed,
       s.rows,
       end.failedFile

@@ -3,6 +3,7 @@
 // a titled list (the first problems) ending in "… and N more". The command decides what it
 // says; this decides how it looks. Nothing is printed with --quiet.
 import type { IOStreams } from '../io/streams.ts';
+import { thousands } from './plural.ts';
 
 export interface SummaryView {
   ok: boolean;
@@ -15,7 +16,7 @@ export interface SummaryView {
 export function printSummary(io: IOStreams, s: SummaryView): void {
   if (io.quiet) return;
   const e = io.err;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = thousands;
   const lines = [`${s.ok ? e.green('✓') : e.yellow('!')} ${s.headline}`];
   for (const c of s.counts)
     lines.push(`  ${c.label.padEnd(10)} ${n(c.value).padStart(9)}${c.note ? `  ${c.note}` : ''}`);

@@ -10,6 +10,7 @@ import {
 import type { Deps } from '../../factory.ts';
 import { waitForJob } from '../../import/send.ts';
 import type { Column } from '../../output/format.ts';
+import { thousands } from '../../output/plural.ts';
 import { renderObject } from '../../output/render.ts';
 
 export interface StatusOpts {
@@ -46,7 +47,7 @@ export async function run(opts: StatusOpts, deps: Deps): Promise<void> {
           ...(deadline === undefined ? {} : { deadline }),
           onPoll: (j) =>
             progress.update(
-              `Waiting for import job ${opts.job}: ${j.processed.toLocaleString('en-US')} of ${j.total.toLocaleString('en-US')} rows processed`,
+              `Waiting for import job ${opts.job}: ${thousands(j.processed)} of ${thousands(j.total)} rows processed`,
             ),
         });
       } finally {

@@ -15,6 +15,7 @@ import { checkReportPath, failureLines, reportLine, writeReport } from '../../bu
 import { PartialFailureError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
+import { thousands } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { plural } from './shared.ts';
 
@@ -80,8 +81,8 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
       signal: deps.signal,
       onProgress: (p) =>
         progress.update(
-          `${doing} ${type} records: ${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')}` +
-            (p.failed > 0 ? ` (${p.failed.toLocaleString('en-US')} failed)` : ''),
+          `${doing} ${type} records: ${thousands(p.done)}/${thousands(p.total)}` +
+            (p.failed > 0 ? ` (${thousands(p.failed)} failed)` : ''),
         ),
     });
   } catch (err) {
@@ -91,11 +92,9 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
   const { results, failed, succeeded } = outcome;
   const done = verb === 'update' ? 'Updated' : 'Deleted';
   const summary =
-    `${done} ${succeeded.toLocaleString('en-US')} of ${plural(total, type)}` +
-    (failed > 0 ? `; ${failed.toLocaleString('en-US')} failed` : '') +
-    (outcome.notAttempted > 0
-      ? `; ${outcome.notAttempted.toLocaleString('en-US')} not attempted`
-      : '') +
+    `${done} ${thousands(succeeded)} of ${plural(total, type)}` +
+    (failed > 0 ? `; ${thousands(failed)} failed` : '') +
+    (outcome.notAttempted > 0 ? `; ${thousands(outcome.notAttempted)} not attempted` : '') +
     '.';
   if (failed > 0 || outcome.stopped !== undefined) progress.fail(summary);
   else progress.succeed(summary);
@@ -112,7 +111,7 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
   if (outcome.stopped !== undefined) throw outcome.stopped;
   if (failed > 0) {
     throw new PartialFailureError(
-      `${failed.toLocaleString('en-US')} of ${plural(total, type)} could not be ${verb === 'update' ? 'updated' : 'deleted'}.`,
+      `${thousands(failed)} of ${plural(total, type)} could not be ${verb === 'update' ? 'updated' : 'deleted'}.`,
       failed,
       total,
       flags.report === undefined

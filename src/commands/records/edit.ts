@@ -51,7 +51,10 @@ const KEPT = /^ws-edit-.*\.yaml$/;
 async function freshPath(type: RecordType, id: string): Promise<string> {
   for (let n = 1; ; n++) {
     // node:os loads here, not with every records verb (they load together).
-    const path = join(builtin<typeof Os>('node:os').tmpdir(), `ws-edit-${type}-${id}${n === 1 ? '' : `-${n}`}.yaml`);
+    const path = join(
+      builtin<typeof Os>('node:os').tmpdir(),
+      `ws-edit-${type}-${id}${n === 1 ? '' : `-${n}`}.yaml`,
+    );
     const taken = await fs.access(path).then(
       () => true,
       () => false,

@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { IOStreams } from '../../io/streams.ts';
 import type { Format } from '../../output/format.ts';
+import { thousands } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { planRead, type ReadFlags, readPages, selectedSlugs } from './read.ts';
 import { plural, type Row, recordType, rowColumns } from './shared.ts';
@@ -130,8 +131,8 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
       total ??= page.total;
       await writer.write(page.rows);
       progress.update(
-        `Exporting ${type} records: ${page.seen.toLocaleString('en-US')}` +
-          (total !== undefined ? ` of ${total.toLocaleString('en-US')}` : ''),
+        `Exporting ${type} records: ${thousands(page.seen)}` +
+          (total !== undefined ? ` of ${thousands(total)}` : ''),
       );
     }
     await writer.end();

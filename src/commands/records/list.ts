@@ -2,7 +2,7 @@
 // --where it reads the list endpoint (GET); with --where or --filter-json, the query
 // endpoint (POST), whose filters compare typed values.
 import type { Deps } from '../../factory.ts';
-import { noun } from '../../output/plural.ts';
+import { noun, thousands } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { planRead, type ReadFlags, type ReadState, readPages, selectedSlugs } from './read.ts';
 import { plural, type Row, recordType, rowColumns, tableSlugs } from './shared.ts';
@@ -59,9 +59,9 @@ export async function listRecordsCommand(
     deps.io.info(`${plural(total, type)} ${verb}.`);
   }
   if (state.hasMore && !opts.all && deps.format === 'table') {
-    const of = total !== undefined ? ` of ${total.toLocaleString('en-US')}` : '';
+    const of = total !== undefined ? ` of ${thousands(total)}` : '';
     deps.io.info(
-      `Showing ${shown.toLocaleString('en-US')}${of} ${type} ${noun(total ?? shown, 'record')}; more exist: use --limit N or --all.`,
+      `Showing ${thousands(shown)}${of} ${type} ${noun(total ?? shown, 'record')}; more exist: use --limit N or --all.`,
     );
   }
 }
