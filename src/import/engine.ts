@@ -142,6 +142,45 @@ interface Chunk {
 const MAX_ERRORS_SHOWN = 10;
 /** A decimal number as typeCell reads it (coerce.ts's NUMBER), without sign + or exponent. */
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+/**
+ * Whether a decimal text is the very text JavaScript (and JSON) writes for the number it
+ * reads as, so that it can be sent as it is, without reading it as a number and writing that
+ * back (a third of the typing of an amount column): digits with no leading zero and no sign
+ * but `-`, a fraction that does not end in 0, at most 15 significant digits (a double holds
+ * any 15 exactly, so no shorter text reads as the same number), not below 0.000001 (written
+ * with an exponent), and not -0.
+ */
+export function isCanonicalDecimal(text: string): boolean {
+  const len = text.length;
+  let i = text.charCodeAt(0) === 45 ? 1 : 0;
+  if (i === len) return false;
+  let c = text.charCodeAt(i);
+  let digits = 0;
+  if (c === 48) {
+    // 0, or 0. and at most five zeros before the first significant digit.
+    i++;
+    if (i === len) return len === 1;
+    if (text.charCodeAt(i) !== 46) return false;
+    i++;
+    const zeros = i;
+    while (i < len && text.charCodeAt(i) === 48) i++;
+    if (i - zeros > 5) return false;
+  } else {
+    if (c < 49 || c > 57) return false;
+    while (i < len && (c = text.charCodeAt(i)) >= 48 && c <= 57) {
+      i++;
+      digits++;
+    }
+    if (i === len) return digits <= 15;
+    if (c !== 46) return false;
+    i++;
+  }
+  // The fraction's significant digits.
+  const from = i;
+  while (i < len && (c = text.charCodeAt(i)) >= 48 && c <= 57) i++;
+  return i === len && i > from && digits + (i - from) <= 15 && text.charCodeAt(len - 1) !== 48;
+}
+
 /** Distinct texts of a column whose typing is remembered (see ImportEngine.typed). */
 const TYPED_PER_COLUMN = 1024;
 
@@ -288,6 +327,7 @@ export class ImportEngine {
     // as JSON writes it: what typeCell would give, without the cache, which amounts and ids
     // would fill with values seen once.
     if (c.number) {
+      if (isCanonicalDecimal(text)) return { json: text, empty: false, error: undefined };
       const n = +text;
       if (Number.isFinite(n)) {
         const json = String(n);

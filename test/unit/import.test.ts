@@ -6,6 +6,7 @@ import type { ApiClient } from '../../src/api/client.ts';
 import type { ImportJob } from '../../src/api/imports.ts';
 import { ByteList } from '../../src/import/bytes.ts';
 import { detectDelimiter, parseDelimiterFlag } from '../../src/import/delimiter.ts';
+import { isCanonicalDecimal } from '../../src/import/engine.ts';
 import { chunkKey, fingerprint, RunningHash } from '../../src/import/keys.ts';
 import { closest, normalise, parseMapFlag, resolveMapping } from '../../src/import/mapping.ts';
 import { csvField, failedFilePath } from '../../src/import/outputs.ts';
@@ -435,5 +436,48 @@ describe('outputs and progress', () => {
       'Importing people.csv: 5,000 read · 4,000 sent · 3,000 processed · 12 failed · 1,500 rows/s · 4.7s left',
     );
     assert.equal(timeLeft({ ...snap, size: undefined }), undefined);
+  });
+});
+
+describe('isCanonicalDecimal', () => {
+  it('holds for texts that JavaScript writes back the same, and for no other', () => {
+    for (const t of ['0', '7', '-7', '42', '100.5', '-0.25', '0.000001', '123456789012345']) {
+      assert.equal(isCanonicalDecimal(t), true, t);
+    }
+    for (const t of [
+      '-0',
+      '01',
+      '1.50',
+      '1.',
+      '.5',
+      '+1',
+      '1e3',
+      '0.0000001',
+      '1234567890123456',
+    ]) {
+      assert.equal(isCanonicalDecimal(t), false, t);
+    }
+    // Random decimals of up to 18 digits with zeros placed where they matter: whenever the
+    // text is held canonical, it is what String(Number(text)) gives.
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) % n;
+    };
+    const digit = () => (rnd(4) === 0 ? '0' : String(rnd(10)));
+    let held = 0;
+    for (let k = 0; k < 50_000; k++) {
+      const int =
+        rnd(5) === 0 ? '0' : `${1 + rnd(9)}${Array.from({ length: rnd(18) }, digit).join('')}`;
+      const frac = rnd(2) ? '' : `.${Array.from({ length: 1 + rnd(12) }, digit).join('')}`;
+      const t = `${rnd(3) === 0 ? '-' : ''}${int}${frac}`;
+      if (isCanonicalDecimal(t)) {
+        held++;
+        assert.equal(String(Number(t)), t, t);
+      }
+    }
+    assert.ok(held > 10_000, `${held} canonical texts checked`);
   });
 });
