@@ -2,7 +2,9 @@
 // `ws records list contacts --limit 5 --json` (against a running sandbox) against
 // `node -e 0`, the floor, measured in the same run, interleaved, on each Node given; and
 //   `ws auth status` again with NODE_DISABLE_COMPILE_CACHE=1 shows what the code cache saves
-//   (bin/ws.js); the cache is the bench's own (XDG_CACHE_HOME in its temp directory).
+//   (bin/ws.js); the cache is the bench's own (XDG_CACHE_HOME in its temp directory);
+//   `ws records list contacts --limit 5` at a terminal (under `script`, against `node -e 0`
+//   under `script`): the table and the messages people see.
 //
 // NODE_EXTRA_CA_CERTS is removed from the environment of every process measured (the floor
 // included): Node 20 reads the certificates it names as every process starts, which adds
@@ -64,6 +66,25 @@ const cases = [
   // What the code cache saves (bin/ws.js).
   ['ws auth status, no code cache', [bin, 'auth', 'status'], { NODE_DISABLE_COMPILE_CACHE: '1' }],
 ];
+// At a terminal (a pseudo-terminal made by `script`), `ws` prints what people see (a table,
+// and the line saying more records exist): timed against `node -e 0` under `script` too.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+const TERMINAL_FLOOR = cases.length;
+if (hasScript) {
+  cases.push(
+    ['node -e 0, at a terminal', ['-e', '0'], {}, true],
+    [
+      'ws records list contacts --limit 5, at a terminal',
+      [bin, 'records', 'list', 'contacts', '--limit', '5'],
+      {},
+      true,
+    ],
+  );
+} else {
+  console.log('`script` is not installed: the rows at a terminal are left out.');
+}
+const floorOf = (c) => (cases[c][3] ? TERMINAL_FLOOR : 0);
+const shellWord = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 
 // The rounds run faster than the API's 10 requests a second, and commands with one key share
 // their rate-limit places through a file (src/api/ratelimit-file.ts): that file is removed
@@ -77,10 +98,13 @@ function forgetRateLimit() {
   for (const n of names) if (n.startsWith('ratelimit-')) rmSync(join(dir, n), { force: true });
 }
 
-function once(node, args, extraEnv = {}) {
+function once(node, args, extraEnv = {}, terminal = false) {
   forgetRateLimit();
+  const [command, argv] = terminal
+    ? ['script', ['-qec', [node, ...args].map(shellWord).join(' '), '/dev/null']]
+    : [node, args];
   const t = process.hrtime.bigint();
-  const r = spawnSync(node, args, {
+  const r = spawnSync(command, argv, {
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -105,23 +129,25 @@ try {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const times = cases.map(() => []);
     // Warm the file cache and ws's code cache (bin/ws.js) before measuring.
-    for (const [, args, extra] of cases) for (let i = 0; i < 3; i++) once(node, args, extra);
+    for (const [, args, extra, tty] of cases)
+      for (let i = 0; i < 3; i++) once(node, args, extra, tty);
     for (let i = 0; i < runs; i++) {
-      for (const [c, [, args, extra]] of cases.entries()) times[c].push(once(node, args, extra));
+      for (const [c, [, args, extra, tty]] of cases.entries())
+        times[c].push(once(node, args, extra, tty));
     }
 
-    const floor = times[0];
     console.log(
-      `\nnode ${version}: ${runs} interleaved runs each; median wall time [quartiles]; ratio to node -e 0 of the medians [quartiles of the ratios of each round]`,
+      `\nnode ${version}: ${runs} interleaved runs each; median wall time [quartiles]; ratio to node -e 0 (at a terminal: under script too) of the medians [quartiles of the ratios of each round]`,
     );
     for (const [c, [name]] of cases.entries()) {
       const xs = times[c];
       const [q1, q3] = quartiles(xs);
-      const line = `${name.padEnd(44)} ${median(xs).toFixed(1).padStart(6)} ms [${q1.toFixed(1)}–${q3.toFixed(1)}]`;
-      if (c === 0) {
+      const line = `${name.padEnd(50)} ${median(xs).toFixed(1).padStart(6)} ms [${q1.toFixed(1)}–${q3.toFixed(1)}]`;
+      if (c === floorOf(c)) {
         console.log(line);
         continue;
       }
+      const floor = times[floorOf(c)];
       const ratios = xs.map((x, i) => x / floor[i]);
       const [r1, r3] = quartiles(ratios);
       console.log(
