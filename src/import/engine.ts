@@ -127,8 +127,6 @@ interface Chunk {
   lastLine: number;
   rows: number;
   blank: number;
-  /** UTF-8 bytes of the objects' JSON (with a comma each): the chunk closes at MAX_BODY_BYTES. */
-  bytes: number;
   /** The request body as it is built: `{"objects":[` and each object's JSON. */
   objects: ByteList;
   /** Line and text of each object's row (its fields are split again if the API rejects it). */
@@ -377,7 +375,6 @@ export class ImportEngine {
       lastLine: firstLine,
       rows: 0,
       blank: 0,
-      bytes: 0,
       objects: new ByteList('{"objects":[', ',', this.capacity.objects),
       lines: [],
       raws: new ByteList('', '', this.capacity.raws),
@@ -491,13 +488,9 @@ export class ImportEngine {
         message: `line ${ev.line}${ev.endLine > ev.line ? `-${ev.endLine}` : ''}: ${ev.message}`,
       };
     } else if (typeof built === 'string') {
-      const before = chunk.objects.bytes;
       chunk.objects.push(built);
       chunk.lines.push(ev.line);
       chunk.raws.push(ev.raw);
-      // The bytes of the object and a comma (the first object's comma stands for the one
-      // the list puts before every other).
-      chunk.bytes += chunk.objects.bytes - before + (chunk.objects.length === 1 ? 1 : 0);
     } else {
       failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built! };
     }
@@ -511,7 +504,12 @@ export class ImportEngine {
         return 'open';
       }
     }
-    return chunk.rows >= o.chunkSize || chunk.bytes >= MAX_BODY_BYTES ? 'full' : 'open';
+    // The chunk closes once its objects' JSON, a comma each, reaches MAX_BODY_BYTES (the
+    // list holds the body's prefix, and a comma between two objects).
+    return chunk.rows >= o.chunkSize ||
+      chunk.objects.reaches(MAX_BODY_BYTES + BODY_PREFIX_BYTES - 1)
+      ? 'full'
+      : 'open';
   }
 
   /**
@@ -521,8 +519,8 @@ export class ImportEngine {
    */
   private sizeOf(object: string, chunk: Chunk): number {
     const suffix = this.suffixBytes;
+    if (chunk.objects.mostBytes + 1 + suffix + object.length * 3 <= API_MAX_BODY_BYTES) return 0;
     const body = chunk.objects.bytes + 1 + suffix;
-    if (body + object.length * 3 <= API_MAX_BODY_BYTES) return 0;
     const size = Buffer.byteLength(object);
     if (BODY_PREFIX_BYTES + size + suffix > API_MAX_BODY_BYTES) return -1;
     return chunk.objects.length > 0 && body + size > API_MAX_BODY_BYTES ? size : 0;

@@ -311,17 +311,43 @@ describe('ByteList', () => {
     });
   });
 
-  it('counts its bytes exactly at every push, across the writes of many texts at once', () => {
+  it('finds every text and counts its bytes, whether its texts are ASCII or not', () => {
+    // ASCII, two- and three-byte characters, and a pair of surrogates (4 bytes); texts
+    // written many at once, and one at a time (each count of bytes writes what is pending).
+    const kinds = ['plain', 'café', '日本語', '😀'];
+    for (const mixed of [false, true]) {
+      for (const countEach of [false, true]) {
+        const list = new ByteList('{"objects":[', ',', 1024);
+        const texts: string[] = [];
+        let expected = Buffer.byteLength('{"objects":[');
+        for (let i = 0; i < 3000; i++) {
+          const s = mixed ? kinds[i % 4]! : 'plain';
+          const t = `{"n":${i},"s":"${s.repeat(1 + (i % 50))}"}`;
+          texts.push(t);
+          list.push(t);
+          expected += (i > 0 ? 1 : 0) + Buffer.byteLength(t);
+          assert.ok(list.mostBytes >= expected);
+          if (countEach) {
+            for (const n of [expected - 1, expected, expected + 1])
+              assert.equal(list.reaches(n), expected >= n, `text ${i}, reaches ${n}`);
+            assert.equal(list.bytes, expected, `after text ${i}`);
+          } else {
+            // Far from `n`, the bounds answer (nothing pending is written).
+            assert.equal(list.reaches(Math.floor(expected / 4)), true);
+            assert.equal(list.reaches(expected * 4), false);
+          }
+        }
+        for (const n of [expected - 1, expected, expected + 1])
+          assert.equal(list.reaches(n), expected >= n, `reaches ${n}`);
+        for (const [i, t] of texts.entries()) assert.equal(list.at(i), t);
+        assert.equal(list.bytes, expected);
+      }
+    }
     const list = new ByteList('{"objects":[', ',', 1024);
     const texts: string[] = [];
-    let expected = Buffer.byteLength('{"objects":[');
     for (let i = 0; i < 3000; i++) {
-      // ASCII, two- and three-byte characters, and a pair of surrogates (4 bytes).
-      const t = `{"n":${i},"s":"${['plain', 'café', '日本語', '😀'][i % 4]!.repeat(1 + (i % 50))}"}`;
-      texts.push(t);
-      list.push(t);
-      expected += (i > 0 ? 1 : 0) + Buffer.byteLength(t);
-      assert.equal(list.bytes, expected, `after text ${i}`);
+      texts.push(`{"n":${i},"s":"${kinds[i % 4]!.repeat(1 + (i % 50))}"}`);
+      list.push(texts[i]!);
     }
     for (const i of [0, 1, 777, 1499, 2999]) assert.equal(list.at(i), texts[i]);
     // Texts pushed after a read are found too.
