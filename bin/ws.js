@@ -68,7 +68,7 @@ function useCodeCache(debug) {
     // Named by the file, its size and its time, in a directory of this Node and this ws
     // (V8 also refuses data made by another V8 or for a source of another length).
     const stat = fs.statSync(filename);
-    const name = filename.slice(dist.length).replace(/[\\/]/g, '_');
+    const name = encodeURIComponent(filename.slice(dist.length).replaceAll(path.sep, '/'));
     const entry = path.join(dir, `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}`);
     let cachedData;
     try {
@@ -88,16 +88,47 @@ function useCodeCache(debug) {
   process.once('exit', (code) => {
     if (toWrite.length === 0 || code !== 0) return;
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // The directory of this Node and ws made now: the directories of this Node's other
+      // versions of ws are left from before an upgrade (or a downgrade), and are removed.
+      const made = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (made !== undefined && made !== dir) {
+        const mine = path.basename(base);
+        const others = `code-${process.version}-`;
+        for (const n of fs.readdirSync(path.dirname(base)))
+          if (n.startsWith(others) && n !== mine)
+            fs.rmSync(path.join(path.dirname(base), n), { recursive: true, force: true });
+      }
       for (const [entry, script] of toWrite) {
         const tmp = `${entry}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, entry);
       }
+      pruneEntries(fs, path, dir, dist);
     } catch {
       // A cache that cannot be written only costs speed.
     }
   });
+}
+
+/**
+ * Removes the entries of a command's directory whose file dist/ no longer has, or has at
+ * another size or time (a build since, in a checkout of ws).
+ */
+function pruneEntries(fs, path, dir, dist) {
+  for (const entry of fs.readdirSync(dir)) {
+    const m = /^(.+)-(\d+)-(\d+)$/.exec(entry);
+    if (m === null) continue;
+    let stat;
+    try {
+      stat = fs.statSync(path.join(dist, decodeURIComponent(m[1])));
+    } catch {}
+    if (
+      stat === undefined ||
+      stat.size !== Number(m[2]) ||
+      Math.floor(stat.mtimeMs) !== Number(m[3])
+    )
+      fs.rmSync(path.join(dir, entry), { force: true });
+  }
 }
 
 /**

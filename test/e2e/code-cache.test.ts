@@ -99,6 +99,28 @@ describe('code cache', () => {
     assert.equal(run(cache, {}, ['completion', 'bash']), script);
   });
 
+  it("drops entries of files the build no longer has, and this Node's directories of other ws versions", () => {
+    const cache = join(root, 'pruned');
+    const older = join(cache, 'ws', `code-${process.version}-0.0.1`);
+    const otherNode = join(cache, 'ws', `code-v0.0.0-${version}`);
+    for (const d of [older, otherNode]) {
+      mkdirSync(join(d, 'profile-list'), { recursive: true });
+      writeFileSync(join(d, 'profile-list', 'ws.js-1-1'), 'old');
+    }
+    const expected = run(cache);
+    assert.deepEqual(files(older), [], 'the other version of ws is gone');
+    assert.equal(files(otherNode).length, 1, "another Node's directory stays");
+    // A build since: an entry of a file dist/ no longer has, one of another size, and the
+    // entries of this build, one of them missing (so that the run writes).
+    const commandDir = join(dirOf(cache), 'profile-list');
+    const current = readdirSync(commandDir);
+    rmSync(join(commandDir, current[0]!));
+    writeFileSync(join(commandDir, 'chunks%2Fgone-abc.js-10-10'), 'old');
+    writeFileSync(join(commandDir, 'ws.js-1-1'), 'old');
+    assert.equal(run(cache), expected);
+    assert.deepEqual(readdirSync(commandDir).sort(), [...current].sort());
+  });
+
   it('survives damaged entries: they are refused, the command runs, and they are written again', () => {
     const cache = join(root, 'damaged');
     const expected = run(cache);
