@@ -140,6 +140,11 @@ interface Chunk {
 const MAX_ERRORS_SHOWN = 10;
 /** A decimal number as typeCell reads it (coerce.ts's NUMBER), without sign + or exponent. */
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+function digitAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  return c >= 48 && c <= 57;
+}
+
 /**
  * Whether a decimal text is the very text JavaScript (and JSON) writes for the number it
  * reads as, so that it can be sent as it is, without reading it as a number and writing that
@@ -152,7 +157,7 @@ export function isCanonicalDecimal(text: string): boolean {
   const len = text.length;
   let i = text.charCodeAt(0) === 45 ? 1 : 0;
   if (i === len) return false;
-  let c = text.charCodeAt(i);
+  const c = text.charCodeAt(i);
   let digits = 0;
   if (c === 48) {
     // 0, or 0. and at most five zeros before the first significant digit.
@@ -165,17 +170,17 @@ export function isCanonicalDecimal(text: string): boolean {
     if (i - zeros > 5) return false;
   } else {
     if (c < 49 || c > 57) return false;
-    while (i < len && (c = text.charCodeAt(i)) >= 48 && c <= 57) {
+    while (i < len && digitAt(text, i)) {
       i++;
       digits++;
     }
     if (i === len) return digits <= 15;
-    if (c !== 46) return false;
+    if (text.charCodeAt(i) !== 46) return false;
     i++;
   }
   // The fraction's significant digits.
   const from = i;
-  while (i < len && (c = text.charCodeAt(i)) >= 48 && c <= 57) i++;
+  while (i < len && digitAt(text, i)) i++;
   return i === len && i > from && digits + (i - from) <= 15 && text.charCodeAt(len - 1) !== 48;
 }
 
