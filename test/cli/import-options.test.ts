@@ -3,49 +3,38 @@
 // dry run listing the options it would create, and the summary's counts.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { recordsOf } from '../../src/sandbox/index.ts';
 import { propertiesOf } from '../../src/sandbox/resources/properties/model.ts';
-import { type RecordsSandbox, recordsSandbox } from './records-fixture.ts';
+import { useRecordsSandbox } from './records-fixture.ts';
 
-let s: RecordsSandbox;
-let dir: string;
-
-before(async () => {
-  s = await recordsSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'ws-import-options-'));
-});
-after(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await s.stop();
-});
+const ctx = useRecordsSandbox();
 beforeEach(() => {
-  s.reset();
-  propertiesOf(s.t.sandbox.store).create(s.t.sandbox.teamId, 'contact', {
+  propertiesOf(ctx.s.t.sandbox.store).create(ctx.s.t.sandbox.teamId, 'contact', {
     name: 'Tier',
     slug: 'tier',
     type: 'select_str',
     options: [{ value: 'Gold' }],
   });
-  propertiesOf(s.t.sandbox.store).create(s.t.sandbox.teamId, 'contact', {
+  propertiesOf(ctx.s.t.sandbox.store).create(ctx.s.t.sandbox.teamId, 'contact', {
     name: 'Skills',
     slug: 'skills',
     type: 'multiselect_str',
   });
 });
 
-const ws = (argv: string[]) => s.ws(argv, { env: { WS_NO_CACHE: '1' } });
-const contacts = () => [...recordsOf(s.t.sandbox.store).records('contact')].map((r) => r.default);
+const ws = (argv: string[]) => ctx.s.ws(argv, { env: { WS_NO_CACHE: '1' } });
+const contacts = () =>
+  [...recordsOf(ctx.s.t.sandbox.store).records('contact')].map((r) => r.default);
 const optionsOf = (slug: string) =>
-  propertiesOf(s.t.sandbox.store)
-    .bySlug(s.t.sandbox.teamId, 'contact', slug)!
+  propertiesOf(ctx.s.t.sandbox.store)
+    .bySlug(ctx.s.t.sandbox.teamId, 'contact', slug)!
     .options!.map((o) => o.value);
 
 function write(name: string, text: string): string {
-  const path = join(dir, name);
+  const path = join(ctx.dir, name);
   writeFileSync(path, text);
   rmSync(path.replace(/\.csv$/, '.failed.csv'), { force: true });
   return path;
@@ -90,7 +79,7 @@ describe('ws import --create-missing-options', () => {
         { property: 'tier', value: 'Diamond' },
       ]);
     }
-    assert.equal(s.count(/\/import /), 0);
+    assert.equal(ctx.s.count(/\/import /), 0);
     assert.deepEqual(optionsOf('tier'), ['Gold']);
   });
 
@@ -132,7 +121,7 @@ describe('ws import --create-missing-options', () => {
 
 describe('ws import --no-update', () => {
   it('with --dedupe-by: matched records stay as they are, counted as existing, left unchanged', async () => {
-    s.load('contact', [{ name: 'Old', email: 'a@x.example' }]);
+    ctx.s.load('contact', [{ name: 'Old', email: 'a@x.example' }]);
     const path = write('again.csv', 'Name,Email\nNew name,a@x.example\nB,b@x.example\n');
     const r = await ws([
       'import',

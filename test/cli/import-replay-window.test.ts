@@ -4,39 +4,27 @@
 // keys (rows that went in are matched); without, it stops before sending and says why.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { recordsOf } from '../../src/sandbox/index.ts';
-import { type RecordsSandbox, recordsSandbox } from './records-fixture.ts';
+import { type RecordsSandbox, useRecordsSandbox } from './records-fixture.ts';
 
-let s: RecordsSandbox;
-let dir: string;
-
-before(async () => {
-  s = await recordsSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'ws-import-window-'));
-});
-after(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await s.stop();
-});
+const ctx = useRecordsSandbox();
 beforeEach(() => {
-  s.reset();
-  rmSync(join(s.t.configDir, 'imports'), { recursive: true, force: true });
+  rmSync(join(ctx.s.t.configDir, 'imports'), { recursive: true, force: true });
 });
 
 const HOUR_MS = 3_600_000;
 const emails = () =>
-  [...recordsOf(s.t.sandbox.store).records('contact')].map((r) => r.default['email']);
+  [...recordsOf(ctx.s.t.sandbox.store).records('contact')].map((r) => r.default['email']);
 const ws = (argv: string[], opts: Parameters<RecordsSandbox['ws']>[1] = {}) =>
-  s.ws(argv, { ...opts, env: { WS_NO_CACHE: '1', ...opts.env } });
+  ctx.s.ws(argv, { ...opts, env: { WS_NO_CACHE: '1', ...opts.env } });
 
 function csv(name: string, n: number): string {
   let out = 'Name,Email\n';
   for (let i = 0; i < n; i++) out += `Person ${i},p${i}@example.com\n`;
-  const path = join(dir, name);
+  const path = join(ctx.dir, name);
   writeFileSync(path, out);
   return path;
 }
@@ -45,11 +33,11 @@ function csv(name: string, n: number): string {
 async function interruptAfter(calls: number, argv: string[]): Promise<string> {
   const controller = new AbortController();
   const p = ws(argv, { signal: controller.signal });
-  while (s.count(/\/contact\/import /) < calls) await new Promise((r) => setTimeout(r, 5));
+  while (ctx.s.count(/\/contact\/import /) < calls) await new Promise((r) => setTimeout(r, 5));
   controller.abort();
   const r = await p;
   assert.equal(r.code, 130, r.stderr);
-  const imports = join(s.t.configDir, 'imports');
+  const imports = join(ctx.s.t.configDir, 'imports');
   const [name] = readdirSync(imports).filter((f) => f.endsWith('.checkpoint.json'));
   return join(imports, name!);
 }
@@ -73,7 +61,7 @@ function age(checkpoint: string, hours: number): void {
     updated_at: new Date(Date.now() - hours * HOUR_MS).toISOString(),
   };
   writeFileSync(checkpoint, JSON.stringify(rolledBack));
-  s.t.sandbox.store.clock.advance(hours * 3600);
+  ctx.s.t.sandbox.store.clock.advance(hours * 3600);
 }
 
 describe('ws import --resume past the replay window', () => {
@@ -91,7 +79,7 @@ describe('ws import --resume past the replay window', () => {
       /stopped more than 24 hours ago, so the API no longer replays the chunks it sent: they are sent again under new keys/,
     );
     // No key was stale (all new), no row created twice.
-    assert.equal(s.count(/\/contact\/import 409/), 0);
+    assert.equal(ctx.s.count(/\/contact\/import 409/), 0);
     assert.equal(emails().length, 600);
     assert.equal(new Set(emails()).size, 600);
     const summary = JSON.parse(r.stdout);
@@ -105,7 +93,7 @@ describe('ws import --resume past the replay window', () => {
     const checkpoint = await interruptAfter(2, args);
     const done = emails().length;
     age(checkpoint, 25);
-    const before = s.count(/\/contact\/import /);
+    const before = ctx.s.count(/\/contact\/import /);
     const r = await ws([...args, '--resume']);
     assert.equal(r.code, 2, r.stderr);
     assert.match(
@@ -113,7 +101,7 @@ describe('ws import --resume past the replay window', () => {
       /stopped at \S+, more than 24 hours ago: the API keeps the answers of import calls for 24 hours, so ws can no longer tell whether the chunks in flight then \(from line 2 on\) were imported\. Sending them again could create their rows twice, so nothing was sent\./,
     );
     assert.match(r.stderr, /Import the file again with --dedupe-by SLUG/);
-    assert.equal(s.count(/\/contact\/import /), before, 'nothing sent');
+    assert.equal(ctx.s.count(/\/contact\/import /), before, 'nothing sent');
     assert.equal(emails().length, done);
     // What it says to do works: again with --dedupe-by, without --resume.
     const again = await ws(['import', 'contact', path, '--dedupe-by', 'email', '--json']);
@@ -139,10 +127,10 @@ describe('ws import of rows imported in full more than 24 hours ago (same keys, 
     const path = csv('daily-dedupe.csv', 300);
     const args = ['import', 'contact', path, '--chunk-size', '100', '--dedupe-by', 'email'];
     assert.equal((await ws(args)).code, 0);
-    s.t.sandbox.store.clock.advance(25 * 3600);
+    ctx.s.t.sandbox.store.clock.advance(25 * 3600);
     const r = await ws([...args, '--json']);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(s.count(/\/contact\/import 409/), 3, 'each chunk found stale, then renewed');
+    assert.equal(ctx.s.count(/\/contact\/import 409/), 3, 'each chunk found stale, then renewed');
     const summary = JSON.parse(r.stdout);
     assert.equal(summary.unchanged, 300);
     assert.equal(emails().length, 300);
@@ -152,7 +140,7 @@ describe('ws import of rows imported in full more than 24 hours ago (same keys, 
     const path = csv('daily-plain.csv', 300);
     const args = ['import', 'contact', path, '--chunk-size', '100', '--concurrency', '1'];
     assert.equal((await ws(args)).code, 0);
-    s.t.sandbox.store.clock.advance(25 * 3600);
+    ctx.s.t.sandbox.store.clock.advance(25 * 3600);
     const r = await ws(args);
     assert.equal(r.code, 6, r.stderr);
     assert.match(
@@ -162,7 +150,7 @@ describe('ws import of rows imported in full more than 24 hours ago (same keys, 
     assert.match(r.stderr, /Import the file with --dedupe-by SLUG/);
     assert.doesNotMatch(r.stderr, /--resume/);
     assert.equal(emails().length, 300, 'nothing created twice');
-    const imports = join(s.t.configDir, 'imports');
+    const imports = join(ctx.s.t.configDir, 'imports');
     assert.deepEqual(
       readdirSync(imports).filter((f) => f.endsWith('.checkpoint.json')),
       [],

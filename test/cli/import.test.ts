@@ -10,39 +10,28 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { recordsOf } from '../../src/sandbox/index.ts';
 import { runWs, scriptedPrompter, tempConfigDir } from '../helpers/run.ts';
 import { writeProfiles } from '../helpers/sandbox.ts';
 import { startStub } from '../helpers/stub-server.ts';
-import { type RecordsSandbox, recordsSandbox } from './records-fixture.ts';
+import { type RecordsSandbox, useRecordsSandbox } from './records-fixture.ts';
 
 const FIXTURES = new URL('../fixtures/import/', import.meta.url).pathname;
 
-let s: RecordsSandbox;
-let dir: string;
-before(async () => {
-  s = await recordsSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'ws-import-'));
-});
-after(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await s.stop();
-});
-beforeEach(() => s.reset());
+const ctx = useRecordsSandbox();
 
 /** A fixture copied into the test directory (so the failed-rows file lands there). */
 function fixture(name: string): string {
-  const to = join(dir, name);
+  const to = join(ctx.dir, name);
   copyFileSync(join(FIXTURES, name), to);
   rmSync(failedOf(to), { force: true });
   return to;
 }
 
 function write(name: string, text: string | Buffer): string {
-  const to = join(dir, name);
+  const to = join(ctx.dir, name);
   writeFileSync(to, text);
   rmSync(failedOf(to), { force: true });
   return to;
@@ -54,12 +43,13 @@ function failedOf(path: string): string {
     : `${path}.failed.csv`;
 }
 
-const contacts = () => [...recordsOf(s.t.sandbox.store).records('contact')].map((r) => r.default);
+const contacts = () =>
+  [...recordsOf(ctx.s.t.sandbox.store).records('contact')].map((r) => r.default);
 
 const names = () => contacts().map((c) => c['name']);
 
 const ws = (argv: string[], opts: Parameters<RecordsSandbox['ws']>[1] = {}) =>
-  s.ws(argv, { ...opts, env: { WS_NO_CACHE: '1', ...opts.env } });
+  ctx.s.ws(argv, { ...opts, env: { WS_NO_CACHE: '1', ...opts.env } });
 
 async function importJson(argv: string[]) {
   const r = await ws([...argv, '--json']);
@@ -186,7 +176,7 @@ describe('ws import: reading', () => {
     const r = await ws(['import', 'contact', fixture('empty.csv')]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /empty\.csv is empty: there is nothing to import\./);
-    assert.equal(s.requests.length, 0);
+    assert.equal(ctx.s.requests.length, 0);
   });
 
   it('says a header alone has no rows (exit 0, nothing sent)', async () => {
@@ -195,7 +185,7 @@ describe('ws import: reading', () => {
     assert.match(r.stderr, /has a header but no rows: there is nothing to import\./);
     assert.equal(r.summary.status, 'empty');
     assert.equal(r.summary.rows, 0);
-    assert.equal(s.count(/\/import /), 0);
+    assert.equal(ctx.s.count(/\/import /), 0);
   });
 
   it('skips blank lines and counts them', async () => {
@@ -219,7 +209,7 @@ describe('ws import: reading', () => {
   });
 
   it('reads a relative FILE from its working directory, and writes the failed rows of stdin there', async () => {
-    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    const cwd = mkdtempSync(join(ctx.dir, 'cwd-'));
     writeFileSync(join(cwd, 'people.csv'), 'Name,Email,Score\nAda,ada@example.com,1\n');
     const relative = await ws(['import', 'contact', 'people.csv', '--json'], { cwd });
     assert.equal(relative.code, 0, relative.stderr);
@@ -245,10 +235,10 @@ describe('ws import: reading', () => {
   });
 
   it('refuses a missing file and a directory', async () => {
-    const r = await ws(['import', 'contact', join(dir, 'nope.csv')]);
+    const r = await ws(['import', 'contact', join(ctx.dir, 'nope.csv')]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /No such file: .*nope\.csv\./);
-    const d = await ws(['import', 'contact', dir]);
+    const d = await ws(['import', 'contact', ctx.dir]);
     assert.equal(d.code, 2);
     assert.match(d.stderr, /is a directory/);
   });
@@ -268,7 +258,7 @@ describe('ws import: mapping', () => {
     assert.match(r.stderr, /"E-mail address": did you mean email/);
     assert.match(r.stderr, /"Full Name": did you mean name/);
     assert.match(r.stderr, /On a terminal, ws asks about each one\./);
-    assert.equal(s.count(/\/import /), 0);
+    assert.equal(ctx.s.count(/\/import /), 0);
     assert.deepEqual(names(), []);
   });
 
@@ -295,7 +285,7 @@ describe('ws import: mapping', () => {
     );
     const r = await importJson(['import', 'contact', file(), '--map-file', json]);
     assert.equal(r.code, 0, r.stderr);
-    s.reset();
+    ctx.s.reset();
     const lines = write(
       'map.txt',
       '# mapping\nFull Name=name\nE-mail address=email\nMobile=phone\n',
@@ -350,24 +340,24 @@ describe('ws import: mapping', () => {
         'Column "Full Name" matches no property.',
         'Column "E-mail address" matches no property.',
         'Column "Mobile" matches no property.',
-        `Save this mapping to ${join(dir, 'mapping.mapping.json')}`,
+        `Save this mapping to ${join(ctx.dir, 'mapping.mapping.json')}`,
       ],
     );
     assert.deepEqual(contacts(), [{ name: 'Ada', email: 'ada@example.com', title: 'Countess' }]);
-    const saved = JSON.parse(readFileSync(join(dir, 'mapping.mapping.json'), 'utf8'));
+    const saved = JSON.parse(readFileSync(join(ctx.dir, 'mapping.mapping.json'), 'utf8'));
     assert.deepEqual(saved, {
       'Full Name': 'name',
       'E-mail address': 'email',
       'Job Title': 'title',
       Mobile: null,
     });
-    s.reset();
+    ctx.s.reset();
     const again = await importJson([
       'import',
       'contact',
       path,
       '--map-file',
-      join(dir, 'mapping.mapping.json'),
+      join(ctx.dir, 'mapping.mapping.json'),
     ]);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.summary.created, 1);
@@ -411,7 +401,7 @@ describe('ws import: mapping', () => {
 describe('ws import: typing', () => {
   let orgId: string;
   beforeEach(async () => {
-    [orgId] = s.load('organization', [{ name: 'Analytical Engines Ltd' }]);
+    [orgId] = ctx.s.load('organization', [{ name: 'Analytical Engines Ltd' }]);
     for (const [name, type] of [
       ['Meta', 'jsonb'],
       ['Aliases', 'multi_str'],
@@ -435,7 +425,7 @@ describe('ws import: typing', () => {
       orgId!,
     );
     const path = write('types.csv', template);
-    const r = await ws(['import', 'contact', path, '--results', join(dir, 'types.ndjson')]);
+    const r = await ws(['import', 'contact', path, '--results', join(ctx.dir, 'types.ndjson')]);
     assert.equal(r.code, 5, r.stderr);
     const byName = new Map(contacts().map((c) => [c['name'], c]));
     assert.deepEqual(byName.get('Good'), {
@@ -482,7 +472,7 @@ describe('ws import: typing', () => {
       r.stderr,
       /line 7: Birthday: "03\/04\/1990" could be day-first or month-first: pass --date-format dmy or --date-format mdy \(ambiguous_date\)/,
     );
-    const results = readFileSync(join(dir, 'types.ndjson'), 'utf8')
+    const results = readFileSync(join(ctx.dir, 'types.ndjson'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -493,7 +483,7 @@ describe('ws import: typing', () => {
   });
 
   it('reads ambiguous dates with --date-format, and clears values of empty cells with --empty-as-null', async () => {
-    s.load('contact', [{ name: 'A', email: 'a@example.com', city: 'Paris' }]);
+    ctx.s.load('contact', [{ name: 'A', email: 'a@example.com', city: 'Paris' }]);
     const path = write('dates.csv', 'Name,Email,Birthday,City\nA,a@example.com,03/04/1990,\n');
     const r = await importJson([
       'import',
@@ -605,7 +595,7 @@ describe('ws import: results', () => {
       'email',
     ]);
     assert.equal(r.code, 5, r.stderr);
-    const failedPath = join(dir, 'my people.failed.csv');
+    const failedPath = join(ctx.dir, 'my people.failed.csv');
     const hint = /Fix them there and import that file: (.*)/.exec(r.stderr)?.[1];
     assert.equal(
       hint,
@@ -623,8 +613,8 @@ describe('ws import: results', () => {
     const again = await ws(argv);
     assert.equal(again.code, 5, again.stderr);
     assert.deepEqual(names().sort(), ['Ada', 'Bob']);
-    assert.equal(existsSync(join(dir, 'my people.failed.failed.csv')), false);
-    const next = join(dir, 'my people.failed-2.csv');
+    assert.equal(existsSync(join(ctx.dir, 'my people.failed.failed.csv')), false);
+    const next = join(ctx.dir, 'my people.failed-2.csv');
     assert.match(
       readFileSync(next, 'utf8'),
       /^ws_line,.*\r\n3,invalid_number,.*,Cy,cy@example.com,x\r\n$/s,
@@ -648,7 +638,7 @@ describe('ws import: results', () => {
       assert.match(r.stderr, /valid\s+1/);
       assert.match(r.stderr, /invalid\s+1 {2}→ .*check\.failed\.csv/);
       assert.match(r.stderr, /line 3: Score: score takes a number, not "x" \(invalid_number\)/);
-      assert.equal(s.count(/\/import /), 0);
+      assert.equal(ctx.s.count(/\/import /), 0);
       assert.ok(existsSync(failedOf(path)));
     }
     assert.deepEqual(names(), []);
@@ -686,9 +676,9 @@ describe('ws import: sending', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.summary.created, 250);
     assert.equal(r.summary.jobs.length, 2);
-    assert.equal(s.count(/^POST \/v2\/prism\/[^/]+\/contact\/import 202/), 2);
-    assert.equal(s.count(/^POST \/v2\/prism\/[^/]+\/contact\/import 200/), 1);
-    assert.ok(s.count(/^GET \/v2\/prism\/[^/]+\/imports\//) >= 2);
+    assert.equal(ctx.s.count(/^POST \/v2\/prism\/[^/]+\/contact\/import 202/), 2);
+    assert.equal(ctx.s.count(/^POST \/v2\/prism\/[^/]+\/contact\/import 200/), 1);
+    assert.ok(ctx.s.count(/^GET \/v2\/prism\/[^/]+\/imports\//) >= 2);
     assert.equal(contacts().length, 250);
     const jobs = await ws(['import', 'jobs', '--format', 'tsv']);
     assert.equal(jobs.code, 0, jobs.stderr);
@@ -739,7 +729,7 @@ describe('ws import: sending', () => {
   });
 
   it('updates existing records with --dedupe-by', async () => {
-    s.load('contact', [{ name: 'Old', email: 'P1@example.com', score: 0 }]);
+    ctx.s.load('contact', [{ name: 'Old', email: 'P1@example.com', score: 0 }]);
     const path = write(
       'dedupe.csv',
       'Name,Email,Score\nNew,p1@example.com,9\nOther,p2@example.com,1\n',
@@ -781,7 +771,7 @@ describe('ws import: sending', () => {
     const path = write('list.csv', rows(3));
     const r = await importJson(['import', 'contact', path, '--list-id', list]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(recordsOf(s.t.sandbox.store).count('contact', { listId: list }), 3);
+    assert.equal(recordsOf(ctx.s.t.sandbox.store).count('contact', { listId: list }), 3);
   });
 
   it('starts jobs and prints their ids with --no-wait; status --wait waits for them', async () => {
@@ -812,7 +802,7 @@ describe('ws import: sending', () => {
         {
           stub: {
             base_url: stub.url,
-            team_id: s.t.sandbox.teamId,
+            team_id: ctx.s.t.sandbox.teamId,
             api_key: 'wsk_stub_0000',
             rate_limit: 0,
           },
@@ -844,7 +834,7 @@ describe('ws import: sending', () => {
   });
 
   it('asks for the definitions again after a 500, before reading the file', async () => {
-    const sb = s.t.sandbox;
+    const sb = ctx.s.t.sandbox;
     const answer = await fetch(
       `${sb.url}/v2/prism/${sb.teamId}/contact/properties?include_options=true`,
       { headers: { 'x-api-key': sb.apiKey } },
@@ -891,7 +881,7 @@ describe('ws import: interrupt and resume', () => {
   async function interruptAfter(calls: number, argv: string[]) {
     const controller = new AbortController();
     const p = ws(argv, { signal: controller.signal });
-    while (s.count(/\/contact\/import /) < calls) await new Promise((r) => setTimeout(r, 5));
+    while (ctx.s.count(/\/contact\/import /) < calls) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     return p;
   }
@@ -909,14 +899,14 @@ describe('ws import: interrupt and resume', () => {
     const done = contacts().length;
     assert.ok(done > 0 && done < 2000, `${done} rows imported before the interrupt`);
     assert.equal(done % 100, 0);
-    const before = s.count(/\/contact\/import /);
+    const before = ctx.s.count(/\/contact\/import /);
     const again = await importJson([...args, '--resume']);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.summary.rows, 2000);
     assert.equal(again.summary.created, 2000);
     assert.equal(contacts().length, 2000);
     assert.equal(new Set(contacts().map((c) => c['email'])).size, 2000);
-    assert.equal(s.count(/\/contact\/import /) - before, (2000 - done) / 100);
+    assert.equal(ctx.s.count(/\/contact\/import /) - before, (2000 - done) / 100);
     const none = await ws(['import', 'contact', path, '--chunk-size', '100', '--resume']);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /There is no interrupted import of .* into contact to resume\./);
@@ -929,13 +919,13 @@ describe('ws import: interrupt and resume', () => {
     assert.equal(r.code, 130, r.stderr);
     const done = contacts().length;
     assert.ok(done > 0 && done < 1000, `${done} rows imported before the interrupt`);
-    const before = s.count(/\/contact\/import /);
+    const before = ctx.s.count(/\/contact\/import /);
     const again = await importJson(['import', 'contact', path, '--resume']);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.summary.created, 1000);
     assert.equal(contacts().length, 1000);
     // The rest went in chunks of 100, as the interrupted import's did.
-    assert.equal(s.count(/\/contact\/import /) - before, (1000 - done) / 100);
+    assert.equal(ctx.s.count(/\/contact\/import /) - before, (1000 - done) / 100);
   });
 
   it('refuses to resume with other options or a changed file', async () => {
@@ -983,10 +973,10 @@ describe('ws import: flags', () => {
   ];
   for (const [flags, message] of cases) {
     it(`refuses ${flags.join(' ')} before reading anything (exit 2)`, async () => {
-      const r = await ws(['import', 'contact', join(dir, 'never-read.csv'), ...flags]);
+      const r = await ws(['import', 'contact', join(ctx.dir, 'never-read.csv'), ...flags]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
-      assert.equal(s.requests.length, 0);
+      assert.equal(ctx.s.requests.length, 0);
     });
   }
 
