@@ -123,15 +123,8 @@ describe('ws import --no-update', () => {
   it('with --dedupe-by: matched records stay as they are, counted as existing, left unchanged', async () => {
     ctx.s.load('contact', [{ name: 'Old', email: 'a@x.example' }]);
     const path = write('again.csv', 'Name,Email\nNew name,a@x.example\nB,b@x.example\n');
-    const r = await ws([
-      'import',
-      'contact',
-      path,
-      '--dedupe-by',
-      'email',
-      '--no-update',
-      '--json',
-    ]);
+    const keep = ['import', 'contact', path, '--dedupe-by', 'email', '--no-update'];
+    const r = await ws([...keep, '--json']);
     assert.equal(r.code, 0, r.stderr);
     const summary = JSON.parse(r.stdout);
     assert.deepEqual(
@@ -143,15 +136,7 @@ describe('ws import --no-update', () => {
       ['Old', 'B'],
     );
     // Again (new options, so new keys): both rows now match.
-    const human = await ws([
-      'import',
-      'contact',
-      path,
-      '--dedupe-by',
-      'email',
-      '--no-update',
-      '--case-insensitive',
-    ]);
+    const human = await ws([...keep, '--case-insensitive']);
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stderr, /created +0\n/);
     assert.match(human.stderr, /existing, left unchanged +2\n/);
