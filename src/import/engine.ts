@@ -140,6 +140,7 @@ interface Chunk {
 const MAX_ERRORS_SHOWN = 10;
 /** A decimal number as typeCell reads it (coerce.ts's NUMBER), without sign + or exponent. */
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
 function digitAt(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
   return c >= 48 && c <= 57;
@@ -169,7 +170,8 @@ export function isCanonicalDecimal(text: string): boolean {
     while (i < len && text.charCodeAt(i) === 48) i++;
     if (i - zeros > 5) return false;
   } else {
-    if (c < 49 || c > 57) return false;
+    // A first digit 1-9 (0 is above), then any.
+    if (!digitAt(text, i)) return false;
     while (i < len && digitAt(text, i)) {
       i++;
       digits++;
