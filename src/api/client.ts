@@ -1,7 +1,8 @@
 // The one HTTP client: base URL, x-api-key, JSON, timeouts, idempotency keys,
 // retries with backoff, the rate limit, debug traces with secrets redacted, and
 // one ApiError for every non-2xx answer. How the bytes travel is a transport's business
-// (transport.ts): node:http for one-shot commands, undici's pool for long concurrent work.
+// (transport.ts): HTTP/1.1 on a socket of node:net for one-shot commands, undici's pool for
+// long concurrent work.
 import { isAbortError, NetworkError, UsageError, WsError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
@@ -77,7 +78,7 @@ export interface ClientOptions {
   backoffCapMs?: number;
   /**
    * Keep many requests in flight for long (imports, batch work): undici's connection pool
-   * instead of node:http, which costs a one-shot command less to load (see usePool).
+   * instead of the one-shot transport, which costs a command less to load (see usePool).
    */
   pooled?: boolean;
   /** A transport of the caller's (tests); default by `pooled`. */
@@ -130,9 +131,30 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-function describeNetworkError(err: unknown): { text: string; retryable: boolean } {
+/** OpenSSL's and Node's codes for a server certificate that is not trusted. */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function describeNetworkError(err: unknown): { text: string; retryable: boolean; hint?: string } {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;
+  if (code !== undefined && CERTIFICATE_CODES.has(code))
+    return {
+      text: `its certificate is not trusted: ${e.message ?? code}`,
+      retryable: false,
+      hint: "Check the base URL. A service whose certificate comes from a private authority needs NODE_EXTRA_CA_CERTS set to that authority's certificate file.",
+    };
   switch (code) {
     case 'ECONNREFUSED':
       return { text: 'connection refused', retryable: true };
@@ -146,6 +168,8 @@ function describeNetworkError(err: unknown): { text: string; retryable: boolean 
       return { text: 'timed out waiting for the answer', retryable: true };
     case 'ENOTFOUND':
       return { text: 'host not found', retryable: false };
+    case 'BAD_ANSWER':
+      return { text: e.message ?? 'an answer that is not HTTP/1.1', retryable: false };
     case 'EAI_AGAIN':
       return { text: 'name lookup failed', retryable: true };
     default:
@@ -223,7 +247,7 @@ export class ApiClient {
 
   /**
    * From now on, send through undici's connection pool (for a command that keeps many
-   * requests in flight for long); node:http before that.
+   * requests in flight for long); the one-shot transport (transport-http.ts) before that.
    */
   usePool(): void {
     this.pooled = true;
@@ -243,9 +267,7 @@ export class ApiClient {
       made =
         kind === 'pooled'
           ? import('./transport-undici.ts').then((m) => new m.UndiciTransport(timeouts))
-          : import('./transport-http.ts').then(
-              (m) => new m.NodeHttpTransport(this.origin, timeouts),
-            );
+          : import('./transport-http.ts').then((m) => new m.HttpTransport(timeouts));
       this.transports[kind] = made;
     }
     return made;
@@ -313,6 +335,12 @@ export class ApiClient {
       } catch (err) {
         release();
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
+        if ((err as { code?: string }).code === 'BAD_HEADER') {
+          throw new UsageError(
+            `${(err as Error).message} Nothing was sent (${method} ${apiPath}).`,
+            'Remove it from the value: a key copied with its line break, or a -H value of `ws api`.',
+          );
+        }
         if ((err as { code?: string }).code === 'ANSWER_TOO_LARGE') {
           throw answerTooLargeError(err as Error & { maxBytes: number; requestId?: string }, {
             method,
@@ -331,9 +359,11 @@ export class ApiClient {
         throw new NetworkError(
           `Could not reach ${this.origin} (${why.text})${tries}: ${method} ${apiPath}.`,
           {
-            hint: /refused/.test(why.text)
-              ? 'Is the service running at that address? For a local sandbox: `ws sandbox status`.'
-              : 'Check the network and the base URL, or raise --timeout.',
+            hint:
+              why.hint ??
+              (/refused/.test(why.text)
+                ? 'Is the service running at that address? For a local sandbox: `ws sandbox status`.'
+                : 'Check the network and the base URL, or raise --timeout.'),
             cause: err,
           },
         );

@@ -1,95 +1,225 @@
-// The transport of one-shot commands: node:http (or node:https), with one keep-alive
-// connection pool for the process. Node ships it compiled into its own start-up snapshot,
-// so a command that sends a request or two loads nothing of undici (its 150 KB of
-// JavaScript and its WebAssembly parser): see bench/startup.mjs. Idle connections do not
-// keep the process alive.
-import type * as Http from 'node:http';
+// The transport of one-shot commands: HTTP/1.1 over a socket of node:net (or node:tls for
+// https), with idle connections kept for the process's next request. A command that sends a
+// request or two loads neither undici (its 150 KB of JavaScript and its WebAssembly parser)
+// nor node:http (its client, server, agent and parser modules, and the first-call work of
+// its request path): `ws auth status` starts 15 ms sooner than on node:http (see
+// bench/startup.mjs). What it needs of HTTP is small and fixed: one request at a time per
+// connection, an answer read whole, framed by Content-Length, chunked encoding or the
+// connection's end (http1.ts reads it). Idle connections do not keep the process alive.
+import type * as Net from 'node:net';
+import type * as Tls from 'node:tls';
 import { builtin } from '../util/builtin.ts';
+import { AnswerReader, requestHead } from './http1.ts';
 import {
   type Answer,
-  answerTooLarge,
-  declaredOver,
   type Exchange,
-  flattenHeaders,
   MAX_ANSWER_BYTES,
   type Transport,
   type TransportOptions,
   transportError,
 } from './transport.ts';
 
-type HttpModule = typeof Http;
+/** Methods the server may see twice without harm (RFC 9110 §9.2.2), as may any request with an Idempotency-Key. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-export class NodeHttpTransport implements Transport {
-  private readonly http: HttpModule;
-  private readonly agent: Http.Agent;
+/** Where a connection goes: from an origin, `http://host:port`. */
+interface Peer {
+  tls: boolean;
+  host: string;
+  port: number;
+  /** The Host header: the origin's host and port, as the URL writes them. */
+  hostHeader: string;
+}
+
+/** A connection as one exchange uses it. */
+interface Connection {
+  socket: Net.Socket;
+  /** Kept from an earlier exchange (the server may have closed it since). */
+  reused: boolean;
+  tls: boolean;
+  /** Where it waits for the next request once this one is answered. */
+  idle: Net.Socket[];
+}
+
+export class HttpTransport implements Transport {
   private readonly opts: TransportOptions;
+  /** Connections waiting for a request, by origin, newest last. */
+  private readonly idle = new Map<string, Net.Socket[]>();
+  /** Every open connection, idle or not (close() ends them all). */
+  private readonly open = new Set<Net.Socket>();
+  private ended = false;
 
-  constructor(origin: string, opts: TransportOptions) {
-    this.http = builtin<HttpModule>(origin.startsWith('https:') ? 'node:https' : 'node:http');
-    this.agent = new this.http.Agent({ keepAlive: true });
+  constructor(opts: TransportOptions) {
     this.opts = opts;
   }
 
-  send(x: Exchange): Promise<Answer> {
+  async send(x: Exchange): Promise<Answer> {
     const url = new URL(x.origin);
+    const tls = url.protocol === 'https:';
+    const peer: Peer = {
+      tls,
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port) || (tls ? 443 : 80),
+      hostHeader: url.host,
+    };
+    // Checked before any connection: a header that cannot be sent fails at once, every time.
+    const head = requestHead(x.method, x.path, peer.hostHeader, x.headers, x.body);
+    const replayable = IDEMPOTENT.has(x.method) || x.headers['idempotency-key'] !== undefined;
+    const idle = this.idleOf(x.origin);
+    for (;;) {
+      const reused = idle.pop();
+      if (reused !== undefined) reused.off('data', dropIdle);
+      try {
+        const socket = reused ?? this.connect(peer, idle);
+        return await this.exchange({ socket, reused: reused !== undefined, tls, idle }, head, x);
+      } catch (err) {
+        // A kept connection the server closed as it sat idle fails before any byte of an
+        // answer: the request is sent again, once, on a new connection, when that is safe.
+        if (reused !== undefined && replayable && (err as { stale?: boolean }).stale) continue;
+        throw err;
+      }
+    }
+  }
+
+  private idleOf(origin: string): Net.Socket[] {
+    const list = this.idle.get(origin);
+    if (list !== undefined) return list;
+    const made: Net.Socket[] = [];
+    this.idle.set(origin, made);
+    return made;
+  }
+
+  private connect(peer: Peer, idle: Net.Socket[]): Net.Socket {
+    if (this.ended) throw transportError('ECONNRESET', 'The transport is closed.');
+    const net = builtin<typeof Net>('node:net');
+    const socket: Net.Socket = peer.tls
+      ? builtin<typeof Tls>('node:tls').connect({
+          host: peer.host,
+          port: peer.port,
+          // SNI names a host, never an address (RFC 6066 §3).
+          ...(net.isIP(peer.host) ? {} : { servername: peer.host }),
+          ALPNProtocols: ['http/1.1'],
+        })
+      : net.connect({ host: peer.host, port: peer.port });
+    socket.setNoDelay(true);
+    this.open.add(socket);
+    socket.once('close', () => {
+      this.open.delete(socket);
+      const i = idle.indexOf(socket);
+      if (i !== -1) idle.splice(i, 1);
+    });
+    return socket;
+  }
+
+  private exchange(conn: Connection, head: Buffer, x: Exchange): Promise<Answer> {
+    const { socket, reused, idle } = conn;
     const max = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     return new Promise<Answer>((resolve, reject) => {
-      const req = this.http.request(
-        {
-          protocol: url.protocol,
-          hostname: url.hostname.replace(/^\[|\]$/g, ''),
-          port: url.port,
-          path: x.path,
-          method: x.method,
-          headers: x.headers,
-          agent: this.agent,
-          ...(x.signal ? { signal: x.signal } : {}),
-        },
-        (res) => {
-          const tooLarge = () => {
-            reject(answerTooLarge(max, res.headers));
-            req.destroy();
-          };
-          if (declaredOver(res.headers, max)) {
-            tooLarge();
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > max) tooLarge();
-            else chunks.push(chunk);
-          });
-          res.on('end', () => {
-            if (!res.complete) {
-              reject(transportError('ECONNRESET', 'The connection was closed mid-answer.'));
-              return;
-            }
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), text });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (err) => reject(x.signal?.aborted ? x.signal.reason : err));
-      req.setTimeout(this.opts.answerTimeoutMs, () =>
-        req.destroy(transportError('ANSWER_TIMEOUT', 'Timed out waiting for the answer.')),
-      );
-      req.on('socket', (socket) => {
-        if (!socket.connecting) return;
-        const timer = setTimeout(
-          () => req.destroy(transportError('CONNECT_TIMEOUT', 'Timed out connecting.')),
+      const reader = new AnswerReader(x.method, max);
+      let connectTimer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (err: unknown, answer?: Answer) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        socket.setTimeout(0);
+        socket.off('data', onData);
+        socket.off('end', onEnd);
+        socket.off('error', onError);
+        socket.off('close', onEnd);
+        socket.off('timeout', onTimeout);
+        x.signal?.removeEventListener('abort', onAbort);
+        if (answer !== undefined && reader.reusable && !this.ended) {
+          this.park(socket, idle);
+          resolve(answer);
+          return;
+        }
+        socket.destroy();
+        if (answer !== undefined) resolve(answer);
+        else reject(err);
+      };
+      const onData = (chunk: Buffer) => {
+        let done: Answer | undefined;
+        try {
+          done = reader.push(chunk);
+        } catch (err) {
+          finish(err);
+          return;
+        }
+        if (done !== undefined) finish(undefined, done);
+      };
+      const onEnd = () => {
+        let done: Answer | undefined;
+        try {
+          done = reader.end();
+        } catch (err) {
+          // Nothing of an answer on a kept connection: the server had closed it.
+          finish(reused && reader.nothingYet ? Object.assign(err as Error, { stale: true }) : err);
+          return;
+        }
+        finish(undefined, done);
+      };
+      const onError = (err: Error & { code?: string }) => {
+        if (reused && reader.nothingYet && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
+          Object.assign(err, { stale: true });
+        finish(err);
+      };
+      const onTimeout = () =>
+        finish(transportError('ANSWER_TIMEOUT', 'Timed out waiting for the answer.'));
+      const onAbort = () => finish(x.signal?.reason);
+
+      if (x.signal?.aborted) {
+        // Not sent: a kept connection goes back unused.
+        if (reused) this.park(socket, idle);
+        else socket.destroy();
+        reject(x.signal.reason);
+        return;
+      }
+      x.signal?.addEventListener('abort', onAbort, { once: true });
+      socket.on('data', onData);
+      socket.on('end', onEnd);
+      socket.on('close', onEnd);
+      socket.on('error', onError);
+      socket.on('timeout', onTimeout);
+      socket.ref();
+      if (socket.connecting) {
+        connectTimer = setTimeout(
+          () => finish(transportError('CONNECT_TIMEOUT', 'Timed out connecting.')),
           this.opts.connectTimeoutMs,
         );
-        socket.once('connect', () => clearTimeout(timer));
-        socket.once('close', () => clearTimeout(timer));
-      });
-      req.end(x.body);
+        socket.once(conn.tls ? 'secureConnect' : 'connect', () => {
+          clearTimeout(connectTimer);
+          socket.setTimeout(this.opts.answerTimeoutMs);
+        });
+      } else {
+        socket.setTimeout(this.opts.answerTimeoutMs);
+      }
+      socket.cork();
+      socket.write(head);
+      if (x.body !== undefined && x.body.length > 0) socket.write(x.body);
+      socket.uncork();
     });
   }
 
-  async close(): Promise<void> {
-    this.agent.destroy();
+  /** Keeps a connection for the next request; an idle one does not keep the process alive. */
+  private park(socket: Net.Socket, idle: Net.Socket[]): void {
+    if (socket.destroyed) return;
+    // An idle connection's error (a reset by the server) only removes it; bytes on it answer
+    // nothing this client sent, and end it.
+    if (socket.listenerCount('error') === 0) socket.on('error', () => {});
+    socket.on('data', dropIdle);
+    socket.unref();
+    idle.push(socket);
   }
+
+  async close(): Promise<void> {
+    this.ended = true;
+    this.idle.clear();
+    for (const socket of this.open) socket.destroy();
+    this.open.clear();
+  }
+}
+
+function dropIdle(this: Net.Socket): void {
+  this.destroy();
 }

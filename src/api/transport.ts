@@ -1,11 +1,12 @@
 // How the HTTP client sends one request and reads its whole answer. Two ways, one contract:
-// - node:http (transport-http.ts), for the one-shot commands (a get, a count, a list): it
-//   is part of Node, so it costs start-up almost nothing;
+// - HTTP/1.1 on a socket of node:net or node:tls (transport-http.ts, http1.ts), for the
+//   one-shot commands (a get, a count, a list): it costs start-up almost nothing;
 // - undici's connection pool (transport-undici.ts), for the work that keeps several
 //   requests in flight for long (imports, batch updates and deletes), loaded only there.
 // The client (client.ts) owns everything else: retries, the rate limit, idempotency keys,
 // traces and errors. A transport rejects with an error whose `code` names what failed
-// (ECONNREFUSED, ECONNRESET, ENOTFOUND, CONNECT_TIMEOUT, ANSWER_TIMEOUT, ...), or with the
+// (ECONNREFUSED, ECONNRESET, ENOTFOUND, CONNECT_TIMEOUT, ANSWER_TIMEOUT, BAD_ANSWER, a
+// BAD_HEADER that could not be sent, ...), or with the
 // signal's reason when the request was cancelled.
 //
 // An answer is read whole into memory, so its size is capped: past MAX_ANSWER_BYTES (declared

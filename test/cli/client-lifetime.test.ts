@@ -3,7 +3,7 @@
 // connection keeps the process alive. A counting transport shows each close.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { NodeHttpTransport } from '../../src/api/transport-http.ts';
+import { HttpTransport } from '../../src/api/transport-http.ts';
 import { InterruptedError } from '../../src/errors.ts';
 import type { Env } from '../../src/io/streams.ts';
 import { main } from '../../src/main.ts';
@@ -18,13 +18,10 @@ before(async () => {
 });
 after(() => t.stop());
 
-/** The client's node:http transport, counting how often it is closed. */
-function countingAgent(): NodeHttpTransport & { closes: number; closed: boolean } {
+/** The client's one-shot transport, counting how often it is closed. */
+function countingAgent(): HttpTransport & { closes: number; closed: boolean } {
   const transport = Object.assign(
-    new NodeHttpTransport('http://127.0.0.1', {
-      connectTimeoutMs: 10_000,
-      answerTimeoutMs: 30_000,
-    }),
+    new HttpTransport({ connectTimeoutMs: 10_000, answerTimeoutMs: 30_000 }),
     { closes: 0, closed: false },
   );
   const close = transport.close.bind(transport);

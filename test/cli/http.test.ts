@@ -3,6 +3,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
 import { RateLimiter } from '../../src/api/ratelimit.ts';
+import { HttpTransport } from '../../src/api/transport-http.ts';
 import { testIO } from '../helpers/io.ts';
 import { runWs } from '../helpers/run.ts';
 import {
@@ -363,28 +364,28 @@ describe('--debug traces', () => {
   });
 });
 
-describe('both transports (node:http for one-shot commands, undici for pooled work)', () => {
-  /** A raw TCP server that does `onSocket` with each connection. */
-  async function rawServer(onSocket: (socket: Socket) => void) {
-    const sockets = new Set<Socket>();
-    const server = createServer((socket) => {
-      sockets.add(socket);
-      onSocket(socket);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          for (const socket of sockets) socket.destroy();
-          server.close(() => resolve());
-        }),
-    };
-  }
+/** A raw TCP server that does `onSocket` with each connection. */
+async function rawServer(onSocket: (socket: Socket) => void) {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
 
+describe('both transports (HTTP/1.1 on a socket for one-shot commands, undici for pooled work)', () => {
   for (const pooled of [false, true]) {
-    const name = pooled ? 'undici' : 'node:http';
+    const name = pooled ? 'undici' : 'one-shot';
     const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
       client({ baseUrl, apiKey: 'wsk_k_000000000000', pooled, ...extra });
 
@@ -458,4 +459,174 @@ describe('both transports (node:http for one-shot commands, undici for pooled wo
       }
     });
   }
+});
+
+describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
+  /**
+   * A raw HTTP/1.1 server: `answer(request, connection)` gives each request's answer (the
+   * bytes sent), or null to close the connection without one. Requests carry no body but
+   * their Content-Length's worth, read whole.
+   */
+  async function httpServer(answer: (req: string, conn: number) => string | null) {
+    let conns = 0;
+    const seen: string[] = [];
+    const server = await rawServer((socket) => {
+      const conn = ++conns;
+      let buf = '';
+      socket.on('data', (d: Buffer) => {
+        buf += d.toString('latin1');
+        for (;;) {
+          const end = buf.indexOf('\r\n\r\n');
+          if (end === -1) return;
+          const length = Number(/content-length: (\d+)/i.exec(buf.slice(0, end))?.[1] ?? 0);
+          if (buf.length < end + 4 + length) return;
+          const req = buf.slice(0, end + 4 + length);
+          buf = buf.slice(req.length);
+          seen.push(req);
+          const out = answer(req, conn);
+          if (out === null) socket.destroy();
+          else socket.write(out);
+        }
+      });
+    });
+    return { ...server, seen, conns: () => conns };
+  }
+  const json = (body: string, extra = '') =>
+    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${extra}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
+    client({ baseUrl, apiKey: 'wsk_k_000000000000', ...extra });
+
+  it('sends requests in turn on one kept connection', async () => {
+    let n = 0;
+    const server = await httpServer(() => json(`{"n":${++n}}`));
+    const c = make(server.url);
+    try {
+      for (const want of [1, 2, 3]) {
+        const res = await c.request({ method: 'GET', path: '/v2/x' });
+        assert.deepEqual(res.body, { n: want });
+      }
+      assert.equal(server.conns(), 1);
+      assert.match(server.seen[0]!, /^GET \/v2\/x HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+      assert.match(server.seen[0]!, /\r\nx-api-key: wsk_k_000000000000\r\n/);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('sends a request again, once, on a new connection when the server had closed the kept one', async () => {
+    // The second request on the first connection meets a connection the server drops.
+    const server = await httpServer((_req, conn) =>
+      conn === 1 && server.seen.length === 2 ? null : json('{"ok":true}'),
+    );
+    const c = make(server.url, { retries: 0 });
+    try {
+      await c.request({ method: 'GET', path: '/v2/x' });
+      const again = await c.request({ method: 'POST', path: '/v2/x', body: {} });
+      assert.deepEqual(again.body, { ok: true });
+      assert.equal(again.attempts, 1, 'the transport sent it again, not the client');
+      assert.equal(server.conns(), 2);
+      assert.equal(server.seen.length, 3);
+      // Both sendings of the POST carry the same Idempotency-Key.
+      const key = (req: string) => /idempotency-key: (\S+)/.exec(req)?.[1];
+      assert.ok(key(server.seen[1]!));
+      assert.equal(key(server.seen[2]!), key(server.seen[1]!));
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('never sends a write without an Idempotency-Key twice', async () => {
+    const server = await httpServer((_req, conn) =>
+      conn === 1 && server.seen.length === 2 ? null : json('{"ok":true}'),
+    );
+    const transport = new HttpTransport({ connectTimeoutMs: 5_000, answerTimeoutMs: 5_000 });
+    const send = (method: string) =>
+      transport.send({ origin: server.url, path: '/v2/x', method, headers: {}, body: undefined });
+    try {
+      assert.equal((await send('GET')).status, 200);
+      await assert.rejects(send('POST'), { code: 'ECONNRESET' });
+      assert.equal(server.seen.length, 2);
+      assert.equal(server.conns(), 1);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it('reads chunked answers, answers framed by the connection’s end, and skips a 100 Continue', async () => {
+    const body = '{"name":"Zoë ✓","n":[1,2,3]}';
+    const bytes = Buffer.from(body);
+    const chunked =
+      'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n' +
+      `5\r\n${bytes.subarray(0, 5).toString('latin1')}\r\n` +
+      `${(bytes.length - 5).toString(16)}\r\n${bytes.subarray(5).toString('latin1')}\r\n0\r\n\r\n`;
+    const ends = `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nconnection: close\r\n\r\n${bytes.toString('latin1')}`;
+    let i = 0;
+    const server = await rawServer((socket) => {
+      socket.once('data', () => {
+        // Written a few bytes at a time, as a slow network would deliver them.
+        const out = Buffer.from(i++ % 2 === 0 ? chunked : ends, 'latin1');
+        let at = 0;
+        const more = () => {
+          if (at >= out.length) {
+            if (i % 2 === 0) socket.end();
+            return;
+          }
+          socket.write(out.subarray(at, at + 7));
+          at += 7;
+          setImmediate(more);
+        };
+        more();
+      });
+    });
+    const c = make(server.url);
+    try {
+      for (let k = 0; k < 4; k++) {
+        const res = await c.request({ method: 'GET', path: '/v2/x' });
+        assert.deepEqual(res.body, JSON.parse(body), `answer ${k}`);
+      }
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('an answer that is not HTTP/1.1 is named, and not asked for again', async () => {
+    let conns = 0;
+    const server = await rawServer((socket) => {
+      conns++;
+      socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
+    });
+    const c = make(server.url, { retries: 3 });
+    try {
+      await assert.rejects(c.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+        assert.match(
+          err.message,
+          /not HTTP\/1\.1 the client can read: It does not begin with an HTTP\/1\.1 status line/,
+        );
+        return true;
+      });
+      assert.equal(conns, 1);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('a key with a line break is a usage error naming the header, and nothing is sent', async () => {
+    const server = await httpServer(() => json('{}'));
+    try {
+      const r = await runWs(['auth', 'status'], {
+        env: { ...env, WS_BASE_URL: server.url, WS_API_KEY: 'wsk_secret_abcd\n' },
+      });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /The x-api-key header has a line break or a control character/);
+      assert.ok(!r.stderr.includes('wsk_secret'));
+      assert.equal(server.seen.length, 0);
+    } finally {
+      await server.close();
+    }
+  });
 });
