@@ -349,10 +349,19 @@ main(${JSON.stringify(args)}).then((code) => {
         WS_API_KEY: ready.api_key,
       });
       assert.ok(auth.has('net'), 'the request went through a socket');
-      // A one-shot command sends through node:http: nothing of undici (its JavaScript, its
-      // WebAssembly parser) loads, nor node:http2, tls, crypto or node:assert.
-      assert.ok(auth.has('http'), 'the request went through node:http');
-      for (const m of ['http2', 'tls', 'crypto', 'perf_hooks', 'assert', 'tty'])
+      // A one-shot command speaks HTTP/1.1 on that socket: nothing of node:http or undici
+      // (its JavaScript, its WebAssembly parser) loads, nor node:http2, tls, crypto or
+      // node:assert.
+      for (const m of [
+        'http',
+        '_http_client',
+        'http2',
+        'tls',
+        'crypto',
+        'perf_hooks',
+        'assert',
+        'tty',
+      ])
         assert.ok(!auth.has(m), `ws auth status loads ${m}`);
       const undici = auth.files.filter((f) => /transport-undici|\.wasm$/.test(f));
       assert.deepEqual(undici, [], 'ws auth status loads undici');
