@@ -114,7 +114,56 @@ function staticImports(entry, getModuleInfo) {
   return seen;
 }
 let atStartUp;
-let builtinsAtStartUp;
+let joined;
+
+/**
+ * The files esbuild's small chunks of ws's code join (by chunk): 'client', what a command that
+ * sends a request and prints its answer loads (the client and its one-shot transport, the
+ * API's errors and calls, output), and 'shared', the rest of what commands share (filters,
+ * values, schema files, flags, ...). `ws auth status` loads the first alone (3 ms less than
+ * one file of both); `ws records list`, both.
+ */
+function joinedChunks(getModuleIds, getModuleInfo) {
+  const builtinsAtStartUp = new Set(
+    [...atStartUp].flatMap((m) => getModuleInfo(m)?.importedIds ?? []).filter(isBuiltin),
+  );
+  const sourcesOf = (id) => JSON.parse(readFileSync(`${id}.map`, 'utf8')).sources;
+  const joinable = new Map();
+  for (const id of getModuleIds()) {
+    if (!id.startsWith(stage) || atStartUp.has(id)) continue;
+    // The API client and its one-shot transport load with every command that sends a
+    // request: they join the API's file (two files fewer to read).
+    if (/[\\/](client|transport-http)-[\w-]+\.js$/.test(id)) {
+      joinable.set(id, sourcesOf(id));
+      continue;
+    }
+    if (!basename(id).startsWith('chunk-') || statSync(id).size >= SMALL_CHUNK_BYTES) continue;
+    // Only ws's own modules (a package's code runs when its chunk loads, and stays with the
+    // commands that use it), and none that loads a built-in module start-up does not load
+    // (node:crypto, node:fs/promises, ...): every command loading the file would pay for it.
+    const sources = sourcesOf(id);
+    if (sources.some((s) => s.includes('node_modules'))) continue;
+    const builtins = (getModuleInfo(id)?.importedIds ?? []).filter(isBuiltin);
+    if (builtins.every((b) => builtinsAtStartUp.has(b))) joinable.set(id, sources);
+  }
+  const api = new Set(
+    [...joinable]
+      .filter(([, sources]) => sources.every((s) => /src[\\/](api|output|util)[\\/]/.test(s)))
+      .map(([id]) => id),
+  );
+  // The API's file imports nothing of the other (a chunk that would is left to 'shared').
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const id of api) {
+      const deps = (getModuleInfo(id)?.importedIds ?? []).filter((d) => joinable.has(d));
+      if (deps.some((d) => !api.has(d))) {
+        api.delete(id);
+        changed = true;
+      }
+    }
+  }
+  return new Map([...joinable.keys()].map((id) => [id, api.has(id) ? 'client' : 'shared']));
+}
 
 const bundle = await rollup({
   input: { ws: join(stage, 'ws.js') },
@@ -136,29 +185,16 @@ await bundle.write({
   // parallel; Node reads files as it links them).
   hoistTransitiveImports: false,
   // esbuild leaves many small chunks of ws's code that commands share (output, the API's
-  // record calls, filter parsing, timers, ...): one file for all of them is read once, where
-  // `ws records list` would otherwise read a dozen files of a few KB each.
+  // record calls, filter parsing, timers, ...): two files for all of them (joinedChunks) are
+  // read once, where `ws records list` would otherwise read a dozen files of a few KB each.
   // (What start-up loads anyway stays in the main file.)
-  manualChunks(id, { getModuleInfo }) {
+  manualChunks(id, { getModuleInfo, getModuleIds }) {
     atStartUp ??= staticImports(join(stage, 'ws.js'), getModuleInfo);
     // Named like the entry, they stay in its file (a manual chunk would otherwise pull in
     // the modules its members import).
     if (atStartUp.has(id)) return 'ws';
-    // The API client and its node:http transport load with every command that sends a
-    // request, as the shared file does: two files fewer to read (auth status 1.5 ms).
-    if (/[\\/](client|transport-http)-[\w-]+\.js$/.test(id)) return 'shared';
-    if (!basename(id).startsWith('chunk-') || statSync(id).size >= SMALL_CHUNK_BYTES) return null;
-    // Only ws's own modules (a package's code runs when its chunk loads, and stays with the
-    // commands that use it), and none that loads a built-in module start-up does not load
-    // (node:crypto, node:fs/promises, ...): every command loading the shared file would
-    // pay for it.
-    const { sources } = JSON.parse(readFileSync(`${id}.map`, 'utf8'));
-    if (sources.some((s) => s.includes('node_modules'))) return null;
-    builtinsAtStartUp ??= new Set(
-      [...atStartUp].flatMap((m) => getModuleInfo(m)?.importedIds ?? []).filter(isBuiltin),
-    );
-    const builtins = (getModuleInfo(id)?.importedIds ?? []).filter(isBuiltin);
-    return builtins.every((b) => builtinsAtStartUp.has(b)) ? 'shared' : null;
+    joined ??= joinedChunks(getModuleIds, getModuleInfo);
+    return joined.get(id) ?? null;
   },
   entryFileNames: '[name].js',
   // esbuild's names carry its own hash: keep rollup's.
