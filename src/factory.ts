@@ -65,7 +65,8 @@ export interface DepsInit {
   io: IOStreams;
   env: Env;
   signal: AbortSignal;
-  binPath: string;
+  /** Read when a command asks for it (working it out from the bundle's URL costs 1 ms). */
+  binPath: () => string;
   cwd: string;
   clock?: Clock;
   prompter?: Prompter;
@@ -120,7 +121,9 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
     io,
     env,
     signal: init.signal,
-    binPath: init.binPath,
+    get binPath() {
+      return init.binPath();
+    },
     cwd: init.cwd,
     clock: init.clock ?? { now: () => new Date() },
     prompter: init.prompter ?? terminalPrompter(io),

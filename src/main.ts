@@ -81,7 +81,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           io,
           env,
           signal: signal!,
-          binPath: opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
+          binPath: () => opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
           cwd: opts.cwd ?? process.cwd(),
           ...(opts.prompter ? { prompter: opts.prompter } : {}),
           ...(opts.clock ? { clock: opts.clock } : {}),

@@ -117,17 +117,26 @@ export class HttpTransport implements Transport {
     return new Promise<Answer>((resolve, reject) => {
       const reader = new AnswerReader(x.method, max);
       let connectTimer: NodeJS.Timeout | undefined;
+      // The longest wait for the answer to start, and between two parts of it: a timer of
+      // this exchange's, refreshed as bytes arrive (the socket's own idle timeout costs a
+      // one-shot command more to set up).
+      let answerTimer: NodeJS.Timeout | undefined;
+      const awaitAnswer = () => {
+        answerTimer = setTimeout(
+          () => finish(transportError('ANSWER_TIMEOUT', 'Timed out waiting for the answer.')),
+          this.opts.answerTimeoutMs,
+        );
+      };
       let settled = false;
       const finish = (err: unknown, answer?: Answer) => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
-        socket.setTimeout(0);
+        clearTimeout(answerTimer);
         socket.off('data', onData);
         socket.off('end', onEnd);
         socket.off('error', onError);
         socket.off('close', onEnd);
-        socket.off('timeout', onTimeout);
         x.signal?.removeEventListener('abort', onAbort);
         if (answer !== undefined && reader.reusable && !this.ended) {
           this.park(socket, idle);
@@ -139,6 +148,7 @@ export class HttpTransport implements Transport {
         else reject(err);
       };
       const onData = (chunk: Buffer) => {
+        answerTimer?.refresh();
         let done: Answer | undefined;
         try {
           done = reader.push(chunk);
@@ -164,8 +174,6 @@ export class HttpTransport implements Transport {
           Object.assign(err, { stale: true });
         finish(err);
       };
-      const onTimeout = () =>
-        finish(transportError('ANSWER_TIMEOUT', 'Timed out waiting for the answer.'));
       const onAbort = () => finish(x.signal?.reason);
 
       if (x.signal?.aborted) {
@@ -180,7 +188,6 @@ export class HttpTransport implements Transport {
       socket.on('end', onEnd);
       socket.on('close', onEnd);
       socket.on('error', onError);
-      socket.on('timeout', onTimeout);
       socket.ref();
       if (socket.connecting) {
         connectTimer = setTimeout(
@@ -189,10 +196,10 @@ export class HttpTransport implements Transport {
         );
         socket.once(conn.tls ? 'secureConnect' : 'connect', () => {
           clearTimeout(connectTimer);
-          socket.setTimeout(this.opts.answerTimeoutMs);
+          if (!settled) awaitAnswer();
         });
       } else {
-        socket.setTimeout(this.opts.answerTimeoutMs);
+        awaitAnswer();
       }
       socket.cork();
       socket.write(head);
