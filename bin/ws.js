@@ -54,7 +54,9 @@ function useCodeCache(debug) {
   const base = codeCacheDir(fs, path);
   if (base === undefined) return;
   const dir = path.join(base, commandOf(args));
-  const Module = require('node:module');
+  // The CommonJS loader's Module, as require('node:module') gives it, without loading that
+  // module's public face (0.6 ms).
+  const Module = module.constructor;
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
   const compile = Module.prototype._compile;

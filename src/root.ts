@@ -1,7 +1,7 @@
 // The commander tree: global flags, and each noun's verbs. Nothing here loads a
 // command's code; verbs are imported when they run, and a noun's definitions when argv needs them.
 import { type Command, Option } from 'commander';
-import type { CommandContext } from './command.ts';
+import { type CommandContext, setWantedVerb } from './command.ts';
 import { HELP, WsCommand } from './help.ts';
 import type { IOStreams } from './io/streams.ts';
 import { FORMATS } from './output/format.ts';
@@ -72,21 +72,40 @@ export function nounsFor(
   program: Command,
   argv: readonly string[],
 ): readonly (typeof NOUNS)[number][] {
+  const [first] = operands(program, argv);
+  if (first === undefined) {
+    const help = argv.some((a) => a === '-h' || a === '--help');
+    return !help && argv.some((a) => a === '-V' || a === '--version') ? [] : NOUNS;
+  }
+  const noun = NOUNS.find((n) => n.names.includes(first));
+  return noun ? [noun] : NOUNS;
+}
+
+/**
+ * The verb argv names after its noun (the second operand), when only that verb need be
+ * defined (see verb() in command.ts); undefined when help may show the noun's verbs.
+ */
+export function verbWordFor(program: Command, argv: readonly string[]): string | undefined {
+  const words = operands(program, argv);
+  return words.length >= 2 && NOUNS.some((n) => n.names.includes(words[0]!)) ? words[1] : undefined;
+}
+
+/**
+ * The first two operands of argv (the words that are not flags or their values), up to
+ * `--`; none past -h or --help, after which help may show any command.
+ */
+function operands(program: Command, argv: readonly string[]): string[] {
   const takesValue = new Set(
     program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]),
   );
-  let i = 0;
-  while (i < argv.length) {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; ) {
     const a = argv[i]!;
-    if (a === '--') break;
-    if (!a.startsWith('-') || a === '-') {
-      const noun = NOUNS.find((n) => n.names.includes(a));
-      return noun ? [noun] : NOUNS;
-    }
-    if (a === '-h' || a === '--help') return NOUNS;
+    if (a === '--' || a === '-h' || a === '--help') break;
+    if (!a.startsWith('-') || a === '-') words.push(a);
     i += takesValue.has(a) ? 2 : 1;
   }
-  return argv.some((a) => a === '-V' || a === '--version') ? [] : NOUNS;
+  return words;
 }
 
 export async function buildProgram(
@@ -146,6 +165,7 @@ Get started:
   $ ws api GET '/v2/prism/{teamId}/contact/count'`,
     );
 
+  setWantedVerb(program, argv ? verbWordFor(program, argv) : undefined);
   for (const noun of argv ? nounsFor(program, argv) : NOUNS) (await noun.load())(program, ctx);
   return program;
 }

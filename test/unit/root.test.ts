@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CommandContext } from '../../src/command.ts';
-import { buildProgram, NOUNS, nounsFor } from '../../src/root.ts';
+import { buildProgram, NOUNS, nounsFor, verbWordFor } from '../../src/root.ts';
 import { testIO } from '../helpers/io.ts';
 
 const ctx: CommandContext = {
@@ -55,5 +55,47 @@ describe('the command tree, loaded noun by noun', () => {
     // The completion scripts do not need the tree (ws __complete builds what it needs).
     assert.equal(pick(['completion', 'bash']), 'completion');
     assert.equal(pick(['--', 'records']), all);
+  });
+
+  it('names the verb argv gives its noun, past flags and their values', async () => {
+    const program = await buildProgram(ctx, testIO().io);
+    const word = (argv: string[]) => verbWordFor(program, argv);
+    assert.equal(word(['records', 'list', 'contact']), 'list');
+    assert.equal(word(['--profile', 'x', 'record', '--json', 'ls']), 'ls');
+    assert.equal(word(['records', '--format', 'json', 'get', 'contact', 'ID']), 'get');
+    // No verb, help before it, or no noun: every verb may be shown.
+    assert.equal(word(['records']), undefined);
+    assert.equal(word(['records', '--help', 'list']), undefined);
+    assert.equal(word(['records', '-h']), undefined);
+    assert.equal(word(['help', 'records']), undefined);
+    assert.equal(word(['recrods', 'list']), undefined);
+    assert.equal(word(['records', '--', 'list']), undefined);
+  });
+
+  it("defines only the verb argv names; every verb when it names none of its noun's", async () => {
+    const verbsOf = async (argv: string[]) => {
+      const program = await buildProgram(ctx, testIO().io, argv);
+      const records = program.commands.find((c) => c.name() === 'records')!;
+      return records.commands.map((c) => c.name());
+    };
+    const every = await verbsOf(['records']);
+    assert.ok(every.length >= 15, every.join(' '));
+    assert.deepEqual(await verbsOf(['records', 'list', 'contact']), ['list']);
+    assert.deepEqual(await verbsOf(['records', 'ls', 'contact']), ['list']);
+    assert.deepEqual(await verbsOf(['record', 'grant', 'get', 'deal', 'ID']), ['grant']);
+    // A typo, help, or completion of a partial word: all of them, in their order.
+    for (const argv of [
+      ['records', 'lst'],
+      ['records', 'help', 'list'],
+      ['records', '--help'],
+      ['records', 'li'],
+    ])
+      assert.deepEqual(await verbsOf(argv), every, argv.join(' '));
+    // The one verb defined is the whole verb: its flags and help are those of the whole tree.
+    const whole = await buildProgram(ctx, testIO().io);
+    const one = await buildProgram(ctx, testIO().io, ['records', 'list', 'contact']);
+    const list = (p: typeof whole) =>
+      p.commands.find((c) => c.name() === 'records')!.commands.find((c) => c.name() === 'list')!;
+    assert.equal(list(one).helpInformation(), list(whole).helpInformation());
   });
 });
