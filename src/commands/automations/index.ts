@@ -1,5 +1,5 @@
 // `ws automations …`: the flags of each verb, read into its options.
-import { type Command, type CommandContext, Option } from '../../command.ts';
+import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
 import { examples } from '../../help.ts';
 import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
@@ -46,319 +46,342 @@ ${TYPES_HELP}
         ]),
     );
 
-  pageFlags(
-    automations
-      .command('list <type>')
-      .alias('ls')
-      .description('List the automations of an object type')
-      .addOption(
-        new Option('--kind <kind>', 'only update or only lifecycle automations').choices([
-          'update',
-          'lifecycle',
-        ]),
+  verb(automations, ['list <type>', 'ls'], (cmd) =>
+    pageFlags(
+      cmd
+        .description('List the automations of an object type')
+        .addOption(
+          new Option('--kind <kind>', 'only update or only lifecycle automations').choices([
+            'update',
+            'lifecycle',
+          ]),
+        )
+        .option('--list-id <id>', 'only the automations of this list'),
+      { one: 'automation', many: 'automations' },
+      50,
+    )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n` +
+          examples([
+            'ws automations list deals',
+            'ws automations list deal --kind lifecycle --json',
+          ]),
       )
-      .option('--list-id <id>', 'only the automations of this list'),
-    { one: 'automation', many: 'automations' },
-    50,
-  )
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n` +
-        examples(['ws automations list deals', 'ws automations list deal --kind lifecycle --json']),
-    )
-    .action((type: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-        type,
-        kind: f.choice('--kind', ['update', 'lifecycle'] as const),
-        listId: f.string('--list-id'),
-        ...pageOptions(f),
-      });
-    });
+      .action((type: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+          type,
+          kind: f.choice('--kind', ['update', 'lifecycle'] as const),
+          listId: f.string('--list-id'),
+          ...pageOptions(f),
+        });
+      }),
+  );
 
-  automations
-    .command('get <type> <automation>')
-    .description('Show an automation: one line per condition and action, as the flags that make it')
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-        examples([
-          'ws automations get deal "Deal won"',
-          'ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json',
-        ]),
-    )
-    .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
-    );
-
-  draftFlags(
-    automations
-      .command('create <type>')
-      .description('Create an automation from flags (or --file, one automation as a file holds it)')
-      .option(
-        '--file <file>',
-        'the automation as YAML or JSON, as `export` writes one (- for stdin)',
+  verb(automations, ['get <type> <automation>'], (cmd) =>
+    cmd
+      .description(
+        'Show an automation: one line per condition and action, as the flags that make it',
+      )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
+          examples([
+            'ws automations get deal "Deal won"',
+            'ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json',
+          ]),
+      )
+      .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
       ),
-    'create',
-  )
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${LANGUAGE_HELP}
+  );
+
+  verb(automations, ['create <type>'], (cmd) =>
+    draftFlags(
+      cmd
+        .description(
+          'Create an automation from flags (or --file, one automation as a file holds it)',
+        )
+        .option(
+          '--file <file>',
+          'the automation as YAML or JSON, as `export` writes one (- for stdin)',
+        ),
+      'create',
+    )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${LANGUAGE_HELP}
 ` +
-        examples([
-          'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
-          "ws automations create deal --name \"Crossed 10k\" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'",
-          'ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…',
-        ]),
-    )
-    .action((type: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-        type,
-        file: f.string('--file'),
-        ...draftOptions(f, 'create', o),
-      });
-    });
+          examples([
+            'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
+            "ws automations create deal --name \"Crossed 10k\" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'",
+            'ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…',
+          ]),
+      )
+      .action((type: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+          type,
+          file: f.string('--file'),
+          ...draftOptions(f, 'create', o),
+        });
+      }),
+  );
 
-  draftFlags(
-    automations
-      .command('update <type> <automation>')
-      .description('Change an automation: read it, change what the flags say, write it whole')
-      .option('--clear-where', 'remove every --where condition')
-      .option('--no-list', 'for records of any list')
-      .option(
-        '--file <file>',
-        'what to change, as YAML or JSON in the form `export` writes (- for stdin)',
-      ),
-    'update',
-  )
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+  verb(automations, ['update <type> <automation>'], (cmd) =>
+    draftFlags(
+      cmd
+        .description('Change an automation: read it, change what the flags say, write it whole')
+        .option('--clear-where', 'remove every --where condition')
+        .option('--no-list', 'for records of any list')
+        .option(
+          '--file <file>',
+          'what to change, as YAML or JSON in the form `export` writes (- for stdin)',
+        ),
+      'update',
+    )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 --on-change replaces the changes it fires on; --where replaces its conditions on the
 record; any action flag replaces all its actions. What no flag names is kept.
 ${LANGUAGE_HELP}
 ` +
-        examples([
-          'ws automations update deal "Deal won" --where \'amount>=5000\'',
-          'ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h',
-        ]),
-    )
-    .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
-        type,
-        automation,
-        file: f.string('--file'),
-        ...draftOptions(f, 'update', o),
-      });
-    });
+          examples([
+            'ws automations update deal "Deal won" --where \'amount>=5000\'',
+            'ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h',
+          ]),
+      )
+      .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+          type,
+          automation,
+          file: f.string('--file'),
+          ...draftOptions(f, 'update', o),
+        });
+      }),
+  );
 
-  automations
-    .command('delete <type> <automation>')
-    .alias('rm')
-    .description('Delete an automation (asks first; --yes to skip)')
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-        examples([
-          'ws automations delete deal "Deal won"',
-          'ws automations delete deal "Deal won" --yes',
-        ]),
-    )
-    .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
-    );
-
-  for (const [verb, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    automations
-      .command(`${verb} <type> <automation>`)
-      .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
+  verb(automations, ['delete <type> <automation>', 'rm'], (cmd) =>
+    cmd
+      .description('Delete an automation (asks first; --yes to skip)')
       .addHelpText(
         'after',
         `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-          examples([`ws automations ${verb} deal "Deal won"`]),
+          examples([
+            'ws automations delete deal "Deal won"',
+            'ws automations delete deal "Deal won" --yes',
+          ]),
       )
       .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
-      );
+        ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
+      ),
+  );
+
+  for (const [name, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    verb(automations, [`${name} <type> <automation>`], (cmd) =>
+      cmd
+        .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
+        .addHelpText(
+          'after',
+          `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
+            examples([`ws automations ${name} deal "Deal won"`]),
+        )
+        .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
+          ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
+        ),
+    );
   }
 
-  pageFlags(
-    automations
-      .command('runs [type] [automation]')
-      .description("The runs of automations: a ws sandbox's record of what fired, and each step")
-      .option('--record <id>', 'only the runs of this record')
-      .addOption(
-        new Option('--status <status>', 'only runs in this state').choices([
-          'waiting',
-          'completed',
-          'failed',
-          'cancelled',
-        ]),
-      )
-      .option('--steps', 'one row per step instead of per run'),
-    { one: 'run', many: 'runs' },
-    50,
-  )
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+  verb(automations, ['runs [type] [automation]'], (cmd) =>
+    pageFlags(
+      cmd
+        .description("The runs of automations: a ws sandbox's record of what fired, and each step")
+        .option('--record <id>', 'only the runs of this record')
+        .addOption(
+          new Option('--status <status>', 'only runs in this state').choices([
+            'waiting',
+            'completed',
+            'failed',
+            'cancelled',
+          ]),
+        )
+        .option('--steps', 'one row per step instead of per run'),
+      { one: 'run', many: 'runs' },
+      50,
+    )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
 service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.
 ` +
-        examples([
-          'ws automations runs deal "Deal won"',
-          'ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps',
-        ]),
-    )
-    .action(
-      (type: string | undefined, automation: string | undefined, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).runsVerb, {
-          type,
-          automation,
-          record: f.string('--record'),
-          status: f.choice('--status', ['waiting', 'completed', 'failed', 'cancelled'] as const),
-          steps: f.boolean('--steps'),
-          ...pageOptions(f),
-        });
-      },
-    );
+          examples([
+            'ws automations runs deal "Deal won"',
+            'ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps',
+          ]),
+      )
+      .action(
+        (
+          type: string | undefined,
+          automation: string | undefined,
+          o: OptionValues,
+          cmd: Command,
+        ) => {
+          const f = flags(o);
+          return ctx.invoke(cmd, async () => (await verbs()).runsVerb, {
+            type,
+            automation,
+            record: f.string('--record'),
+            status: f.choice('--status', ['waiting', 'completed', 'failed', 'cancelled'] as const),
+            steps: f.boolean('--steps'),
+            ...pageOptions(f),
+          });
+        },
+      ),
+  );
 
-  automations
-    .command('test <type> <automation>')
-    .description(
-      'Would it fire, and why: each condition with the values it compared (writes nothing)',
-    )
-    .requiredOption('--record <id>', 'the record the change is made to')
-    .option(
-      '--set <slug=value>',
-      'the change: a property and its new value (repeatable)',
-      collect,
-      [],
-    )
-    .option('--before <file>', 'the record before the change (JSON or YAML values by slug)')
-    .option('--after <file>', 'the record after the change (JSON or YAML values by slug)')
-    .addOption(
-      new Option('--event <event>', 'what happens to the record (default: updated)').choices([
-        'created',
-        'updated',
-        'deleted',
-      ]),
-    )
-    .addHelpText(
-      'after',
-      `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+  verb(automations, ['test <type> <automation>'], (cmd) =>
+    cmd
+      .description(
+        'Would it fire, and why: each condition with the values it compared (writes nothing)',
+      )
+      .requiredOption('--record <id>', 'the record the change is made to')
+      .option(
+        '--set <slug=value>',
+        'the change: a property and its new value (repeatable)',
+        collect,
+        [],
+      )
+      .option('--before <file>', 'the record before the change (JSON or YAML values by slug)')
+      .option('--after <file>', 'the record after the change (JSON or YAML values by slug)')
+      .addOption(
+        new Option('--event <event>', 'what happens to the record (default: updated)').choices([
+          'created',
+          'updated',
+          'deleted',
+        ]),
+      )
+      .addHelpText(
+        'after',
+        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
 Exit 0 when it would fire, 1 when not. The record is read from the service; --set
 changes its values (as \`ws records update --set\` reads them), or --before and --after
 give both sides. The verdicts come from the evaluator the ws sandbox runs.
 ` +
-        examples([
-          'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
-          'ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json',
-        ]),
-    )
-    .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      f.exclusive('--set', '--before');
-      f.exclusive('--set', '--after');
-      return ctx.invoke(cmd, async () => (await verbs()).testVerb, {
-        type,
-        automation,
-        record: f.string('--record')!,
-        set: f.list('--set'),
-        before: f.string('--before'),
-        after: f.string('--after'),
-        event: f.choice('--event', ['created', 'updated', 'deleted'] as const),
-      });
-    });
-
-  automations
-    .command('export [types...]')
-    .description(
-      'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
-    )
-    .option('-o, --output <file>', 'write to this file (default: stdout)')
-    .addHelpText(
-      'after',
-      examples([
-        'ws automations export > automations.yaml',
-        'ws automations export deal contact --output automations.yaml',
-      ]),
-    )
-    .action((types: string[], o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
-        types,
-        output: flags(o).string('--output'),
+          examples([
+            'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
+            'ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json',
+          ]),
+      )
+      .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        f.exclusive('--set', '--before');
+        f.exclusive('--set', '--after');
+        return ctx.invoke(cmd, async () => (await verbs()).testVerb, {
+          type,
+          automation,
+          record: f.string('--record')!,
+          set: f.list('--set'),
+          before: f.string('--before'),
+          after: f.string('--after'),
+          event: f.choice('--event', ['created', 'updated', 'deleted'] as const),
+        });
       }),
-    );
+  );
 
-  automations
-    .command('validate <file>')
-    .description(
-      'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
-    )
-    .addHelpText(
-      'after',
-      `\nExit 0 when the file is valid, 2 with every problem.\n` +
-        examples(['ws automations validate automations.yaml']),
-    )
-    .action((file: string, _o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
-    );
-
-  automations
-    .command('diff')
-    .description(
-      'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
-    )
-    .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
-    .option('--prune', 'also plan deletes of automations the file does not have')
-    .addHelpText(
-      'after',
-      `\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n` +
+  verb(automations, ['export [types...]'], (cmd) =>
+    cmd
+      .description(
+        'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
+      )
+      .option('-o, --output <file>', 'write to this file (default: stdout)')
+      .addHelpText(
+        'after',
         examples([
-          'ws automations diff -f automations.yaml',
-          'ws automations diff -f automations.yaml --prune --json',
+          'ws automations export > automations.yaml',
+          'ws automations export deal contact --output automations.yaml',
         ]),
-    )
-    .action((o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
-        file: f.string('--file')!,
-        prune: f.boolean('--prune'),
-      });
-    });
+      )
+      .action((types: string[], o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
+          types,
+          output: flags(o).string('--output'),
+        }),
+      ),
+  );
 
-  automations
-    .command('apply')
-    .description(
-      'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
-    )
-    .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
-    .option('--dry-run', 'show the plan, change nothing')
-    .option('--prune', 'delete automations of the file’s object types that it does not have')
-    .addHelpText(
-      'after',
-      `
+  verb(automations, ['validate <file>'], (cmd) =>
+    cmd
+      .description(
+        'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
+      )
+      .addHelpText(
+        'after',
+        `\nExit 0 when the file is valid, 2 with every problem.\n` +
+          examples(['ws automations validate automations.yaml']),
+      )
+      .action((file: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
+      ),
+  );
+
+  verb(automations, ['diff'], (cmd) =>
+    cmd
+      .description(
+        'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
+      )
+      .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
+      .option('--prune', 'also plan deletes of automations the file does not have')
+      .addHelpText(
+        'after',
+        `\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n` +
+          examples([
+            'ws automations diff -f automations.yaml',
+            'ws automations diff -f automations.yaml --prune --json',
+          ]),
+      )
+      .action((o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
+          file: f.string('--file')!,
+          prune: f.boolean('--prune'),
+        });
+      }),
+  );
+
+  verb(automations, ['apply'], (cmd) =>
+    cmd
+      .description(
+        'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
+      )
+      .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
+      .option('--dry-run', 'show the plan, change nothing')
+      .option('--prune', 'delete automations of the file’s object types that it does not have')
+      .addHelpText(
+        'after',
+        `
 An automation is known by its object type and name. Everything is checked before the first
 write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).
 ` +
-        examples([
-          'ws automations apply -f automations.yaml --dry-run',
-          'ws automations apply -f automations.yaml --prune --yes',
-        ]),
-    )
-    .action((o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
-        file: f.string('--file')!,
-        dryRun: f.boolean('--dry-run'),
-        prune: f.boolean('--prune'),
-      });
-    });
+          examples([
+            'ws automations apply -f automations.yaml --dry-run',
+            'ws automations apply -f automations.yaml --prune --yes',
+          ]),
+      )
+      .action((o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
+          file: f.string('--file')!,
+          dryRun: f.boolean('--dry-run'),
+          prune: f.boolean('--prune'),
+        });
+      }),
+  );
+  settleVerbs(automations);
 }

@@ -1,6 +1,6 @@
 // `ws deliveries …`: the flags of each verb, read into its options. --since, --limit and
 // --all come from ../common/list-flags.ts, shared with the other nouns that list.
-import { type Command, type CommandContext, Option } from '../../command.ts';
+import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { examples } from '../../help.ts';
 import { type Flags, flags, type OptionValues } from '../common/flags.ts';
@@ -86,11 +86,12 @@ export function registerDeliveries(program: Command, ctx: CommandContext): void 
       ]),
     );
 
-  pageFlags(timeFlags(whichFlags(deliveries.command('list').alias('ls'))), DELIVERIES, 50)
-    .description('List deliveries, newest first (the whole team without --webhook)')
-    .addHelpText(
-      'after',
-      `
+  verb(deliveries, ['list', 'ls'], (cmd) =>
+    pageFlags(timeFlags(whichFlags(cmd)), DELIVERIES, 50)
+      .description('List deliveries, newest first (the whole team without --webhook)')
+      .addHelpText(
+        'after',
+        `
 ${TIMES_HELP}
 Columns: id, event, status, code, attempts, webhook, created; --fields adds type,
 webhook_id, next_attempt_at, dead_lettered, url, team_id, updated_at.
@@ -98,44 +99,50 @@ webhook_id, next_attempt_at, dead_lettered, url, team_id, updated_at.
 Examples:
   $ ws deliveries list --webhook orders --status failed --since 1h
   $ ws deliveries list --type delivery --all --format ndjson > deliveries.ndjson`,
-    )
-    .action((o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-        ...filterOptions(f),
-        ...pageOptions(f),
-      });
-    });
+      )
+      .action((o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+          ...filterOptions(f),
+          ...pageOptions(f),
+        });
+      }),
+  );
 
-  deliveries
-    .command('get <id>')
-    .description('Show a delivery with every attempt and both bodies')
-    .option('--webhook <webhook>', 'the webhook it belongs to (else each webhook is asked in turn)')
-    .addHelpText(
-      'after',
-      `
+  verb(deliveries, ['get <id>'], (cmd) =>
+    cmd
+      .description('Show a delivery with every attempt and both bodies')
+      .option(
+        '--webhook <webhook>',
+        'the webhook it belongs to (else each webhook is asked in turn)',
+      )
+      .addHelpText(
+        'after',
+        `
 On a terminal the bodies are pretty-printed and a body the log cut (it keeps 64 KiB) is
 marked; --json prints the API's answer, with attempt_history.
 
 Examples:
   $ ws deliveries get 0b7e…  --webhook orders`,
-    )
-    .action((id: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).getVerb, {
-        delivery: id,
-        webhook: flags(o).string('--webhook'),
-      }),
-    );
+      )
+      .action((id: string, o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).getVerb, {
+          delivery: id,
+          webhook: flags(o).string('--webhook'),
+        }),
+      ),
+  );
 
-  whichFlags(deliveries.command('tail'))
-    .description('Show new deliveries as they happen, until Ctrl-C')
-    .option(
-      '--interval <seconds>',
-      'the shortest pause between checks (default 2; it grows to 30 s while nothing comes)',
-    )
-    .addHelpText(
-      'after',
-      `
+  verb(deliveries, ['tail'], (cmd) =>
+    whichFlags(cmd)
+      .description('Show new deliveries as they happen, until Ctrl-C')
+      .option(
+        '--interval <seconds>',
+        'the shortest pause between checks (default 2; it grows to 30 s while nothing comes)',
+      )
+      .addHelpText(
+        'after',
+        `
 tail polls the log: every --interval seconds while deliveries arrive, backing off to 30 s
 while none do, each request within the profile's rate limit. On a terminal a status line
 shows the requests spent (a hosted key may have a monthly allowance). Each delivery is
@@ -144,25 +151,30 @@ shown once, when its first attempt has ended. Ctrl-C (or SIGTERM) stops it with 
 
 Examples:
   $ ws deliveries tail --webhook orders --status failed`,
-    )
-    .action((o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).tailVerb, {
-        ...whichOptions(f),
-        interval: f.integer('--interval', 1, 300),
-      });
-    });
+      )
+      .action((o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).tailVerb, {
+          ...whichOptions(f),
+          interval: f.integer('--interval', 1, 300),
+        });
+      }),
+  );
 
-  timeFlags(whichFlags(deliveries.command('replay [ids...]'), false))
-    .description('Send logged deliveries again, freshly signed, to a URL (your local handler)')
-    .requiredOption('--to <url>', 'where to send them')
-    .option('--secret-file <file>', 'the secret to sign them with (or WS_WEBHOOK_SECRET)')
-    .option('--dry-run', 'show what would be sent, send nothing')
-    .option('--skip-truncated', 'leave out deliveries whose body the log cut, instead of refusing')
-    .option('--max-time <seconds>', 'how long the URL may take to answer each (default 10)')
-    .addHelpText(
-      'after',
-      `
+  verb(deliveries, ['replay [ids...]'], (cmd) =>
+    timeFlags(whichFlags(cmd, false))
+      .description('Send logged deliveries again, freshly signed, to a URL (your local handler)')
+      .requiredOption('--to <url>', 'where to send them')
+      .option('--secret-file <file>', 'the secret to sign them with (or WS_WEBHOOK_SECRET)')
+      .option('--dry-run', 'show what would be sent, send nothing')
+      .option(
+        '--skip-truncated',
+        'leave out deliveries whose body the log cut, instead of refusing',
+      )
+      .option('--max-time <seconds>', 'how long the URL may take to answer each (default 10)')
+      .addHelpText(
+        'after',
+        `
 Name deliveries by id, or choose them with the filters (--status failed --since 1h).
 The API has no redeliver endpoint: ws re-sends each logged body exactly, with its
 delivery id and event headers and a new X-Service-Signature, oldest first. A body the log
@@ -173,20 +185,22 @@ ${TIMES_HELP}
 Examples:
   $ ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec
   $ ws deliveries replay 0b7e… 41c2… --to http://localhost:3000/hooks --secret-file .whsec --dry-run`,
-    )
-    .action((ids: string[], o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      const filters = filterOptions(f);
-      return ctx.invoke(cmd, async () => (await verbs()).replayVerb, {
-        ...filters,
-        ...checkReplayChoice(ids, filters),
-        to: f.string('--to') ?? '',
-        secretFile: f.string('--secret-file'),
-        dryRun: f.boolean('--dry-run'),
-        skipTruncated: f.boolean('--skip-truncated'),
-        maxTime: f.integer('--max-time', 1, 3600),
-      });
-    });
+      )
+      .action((ids: string[], o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        const filters = filterOptions(f);
+        return ctx.invoke(cmd, async () => (await verbs()).replayVerb, {
+          ...filters,
+          ...checkReplayChoice(ids, filters),
+          to: f.string('--to') ?? '',
+          secretFile: f.string('--secret-file'),
+          dryRun: f.boolean('--dry-run'),
+          skipTruncated: f.boolean('--skip-truncated'),
+          maxTime: f.integer('--max-time', 1, 3600),
+        });
+      }),
+  );
+  settleVerbs(deliveries);
 }
 
 /** Ids, or filters that choose: one of the two. */

@@ -1,5 +1,5 @@
 // `ws views …`: the flags of each verb, read into its options.
-import { type Command, type CommandContext, Option } from '../../command.ts';
+import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
 import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
@@ -86,81 +86,83 @@ export function registerViews(program: Command, ctx: CommandContext): void {
       ]),
     );
 
-  specFlags(
-    views
-      .command('create <type>')
-      .description('Create a view')
-      .option('--name <name>', 'name of the view (asked on a terminal when missing)'),
-    'create',
-  )
-    .addHelpText(
-      'after',
-      `${WHERE_HELP}
+  verb(views, ['create <type>'], (cmd) =>
+    specFlags(
+      cmd
+        .description('Create a view')
+        .option('--name <name>', 'name of the view (asked on a terminal when missing)'),
+      'create',
+    )
+      .addHelpText(
+        'after',
+        `${WHERE_HELP}
 
 Examples:
   $ ws views create deal --name "Big deals" --select name,amount,stage --where 'amount>=10000' --sort -amount
   $ ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount
   $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
-    )
-    .action((type: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-        type,
-        name: f.string('--name'),
-        ...specOptions(f),
-      });
-    });
-
-  views
-    .command('list <type>')
-    .alias('ls')
-    .description('List the views of an object type (a sandbox extension of the API)')
-    .option('--list-id <uuid>', 'only the views of this list')
-    .addHelpText(
-      'after',
-      `\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
-    )
-    .addHelpText(
-      'after',
-      examples(['ws views list deal', 'ws views list deal --fields id,name --json']),
-    )
-    .action((type: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-        type,
-        listId: flags(o).string('--list-id'),
-      }),
-    );
-
-  views
-    .command('get <type> <view>')
-    .description('Show a view: what it selects, filters, sorts and groups by')
-    .addHelpText(
-      'after',
-      examples([
-        'ws views get deal "Big deals"',
-        'ws views get deal 6f1c2a9e-1111-4222-8333-944455556666 --json',
-      ]),
-    )
-    .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
-    );
-
-  specFlags(
-    views
-      .command('update <type> <view>')
-      .description(
-        'Change a view; --select, --where/--filter-json and --sort replace the whole list',
       )
-      .option('--name <name>', 'new name')
-      .option('--and', 'combine the filter entries with AND')
-      .option('--clear-filter', 'remove every filter entry')
-      .option('--clear-sort', 'remove the sort')
-      .option('--clear-group-by', 'stop grouping'),
-    'update',
-  )
-    .addHelpText(
-      'after',
-      `
+      .action((type: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+          type,
+          name: f.string('--name'),
+          ...specOptions(f),
+        });
+      }),
+  );
+
+  verb(views, ['list <type>', 'ls'], (cmd) =>
+    cmd
+      .description('List the views of an object type (a sandbox extension of the API)')
+      .option('--list-id <uuid>', 'only the views of this list')
+      .addHelpText(
+        'after',
+        `\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
+      )
+      .addHelpText(
+        'after',
+        examples(['ws views list deal', 'ws views list deal --fields id,name --json']),
+      )
+      .action((type: string, o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).listVerb, {
+          type,
+          listId: flags(o).string('--list-id'),
+        }),
+      ),
+  );
+
+  verb(views, ['get <type> <view>'], (cmd) =>
+    cmd
+      .description('Show a view: what it selects, filters, sorts and groups by')
+      .addHelpText(
+        'after',
+        examples([
+          'ws views get deal "Big deals"',
+          'ws views get deal 6f1c2a9e-1111-4222-8333-944455556666 --json',
+        ]),
+      )
+      .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
+      ),
+  );
+
+  verb(views, ['update <type> <view>'], (cmd) =>
+    specFlags(
+      cmd
+        .description(
+          'Change a view; --select, --where/--filter-json and --sort replace the whole list',
+        )
+        .option('--name <name>', 'new name')
+        .option('--and', 'combine the filter entries with AND')
+        .option('--clear-filter', 'remove every filter entry')
+        .option('--clear-sort', 'remove the sort')
+        .option('--clear-group-by', 'stop grouping'),
+      'update',
+    )
+      .addHelpText(
+        'after',
+        `
 --select, --where/--filter-json and --sort each replace the view's whole list, as the
 API does: give every entry the view should keep. A new filter combines with AND unless
 --or; --or or --and alone changes only how the existing filter combines.
@@ -169,64 +171,66 @@ ${WHERE_HELP}
 Examples:
   $ ws views update deal 6f1c…  --name "Bigger deals" --where 'amount>=50000'
   $ ws views update deal Pipeline --select name,amount,owner --clear-sort`,
-    )
-    .action((type: string, view: string, o: OptionValues, cmd: Command) => {
-      const f = flags(o);
-      return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
-        type,
-        view,
-        name: f.string('--name'),
-        ...specOptions(f),
-        and: f.boolean('--and'),
-        clearFilter: f.boolean('--clear-filter'),
-        clearSort: f.boolean('--clear-sort'),
-        clearGroupBy: f.boolean('--clear-group-by'),
-      });
-    });
+      )
+      .action((type: string, view: string, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
+          type,
+          view,
+          name: f.string('--name'),
+          ...specOptions(f),
+          and: f.boolean('--and'),
+          clearFilter: f.boolean('--clear-filter'),
+          clearSort: f.boolean('--clear-sort'),
+          clearGroupBy: f.boolean('--clear-group-by'),
+        });
+      }),
+  );
 
-  pageFlags(
-    views
-      .command('show <type> <view>')
-      .description("Run a view: its records as a table of the view's columns"),
-    { one: 'record', many: 'records' },
-    50,
-  )
-    .addHelpText(
-      'after',
-      `
+  verb(views, ['show <type> <view>'], (cmd) =>
+    pageFlags(
+      cmd.description("Run a view: its records as a table of the view's columns"),
+      { one: 'record', many: 'records' },
+      50,
+    )
+      .addHelpText(
+        'after',
+        `
 A kanban view is shown one group after another (in the order of the options of its
 group_by property), each with its count. --json prints { view, records, has_more, groups }.`,
-    )
-    .addHelpText(
-      'after',
-      examples([
-        'ws views show deal Pipeline',
-        'ws views show deal "Big deals" --all --format csv > big-deals.csv',
-        'ws views show deal "Big deals" --limit 200 --json',
-      ]),
-    )
-    .action((type: string, view: string, o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).showVerb, {
-        type,
-        view,
-        ...pageOptions(flags(o)),
-      }),
-    );
+      )
+      .addHelpText(
+        'after',
+        examples([
+          'ws views show deal Pipeline',
+          'ws views show deal "Big deals" --all --format csv > big-deals.csv',
+          'ws views show deal "Big deals" --limit 200 --json',
+        ]),
+      )
+      .action((type: string, view: string, o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).showVerb, {
+          type,
+          view,
+          ...pageOptions(flags(o)),
+        }),
+      ),
+  );
 
-  views
-    .command('delete <type> <view>')
-    .alias('rm')
-    .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
-    .addHelpText(
-      'after',
-      examples([
-        'ws views delete deal "Big deals"',
-        'ws views delete deal "Big deals" --yes --json',
-      ]),
-    )
-    .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
-    );
+  verb(views, ['delete <type> <view>', 'rm'], (cmd) =>
+    cmd
+      .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
+      .addHelpText(
+        'after',
+        examples([
+          'ws views delete deal "Big deals"',
+          'ws views delete deal "Big deals" --yes --json',
+        ]),
+      )
+      .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
+      ),
+  );
 
+  settleVerbs(views);
   describeArguments(views, 'view');
 }
