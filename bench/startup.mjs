@@ -55,6 +55,10 @@ const env = {
 };
 if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
 
+const COUNT_PATH = `/v2/prism/${ready.team_id}/contact/count`;
+const GET_HTTP = `require('node:http').get(process.env.WS_BASE_URL + ${JSON.stringify(COUNT_PATH)}, { headers: { 'x-api-key': process.env.WS_API_KEY } }, (res) => { if (res.statusCode !== 200) process.exitCode = 1; res.resume(); })`;
+const GET_NET = `const u = new URL(process.env.WS_BASE_URL); const s = require('node:net').connect(+u.port, u.hostname); s.end('GET ${COUNT_PATH} HTTP/1.1\\r\\nhost: ' + u.host + '\\r\\nx-api-key: ' + process.env.WS_API_KEY + '\\r\\nconnection: close\\r\\n\\r\\n'); let head = ''; s.on('data', (d) => { head ||= String(d); }); s.on('end', () => { if (!head.startsWith('HTTP/1.1 200')) process.exitCode = 1; });`;
+
 const cases = [
   ['node -e 0', ['-e', '0']],
   ['ws --version', [bin, '--version']],
@@ -65,6 +69,11 @@ const cases = [
   ],
   // What the code cache saves (bin/ws.js).
   ['ws auth status, no code cache', [bin, 'auth', 'status'], { NODE_DISABLE_COMPILE_CACHE: '1' }],
+  // References: the request auth status sends, made by a process that does nothing else,
+  // with node:http and on a bare node:net socket (as ws's one-shot transport does). The gap
+  // between them and ws is ws's own start-up.
+  ['reference: the same GET, node:http alone', ['-e', GET_HTTP]],
+  ['reference: the same GET, a node:net socket alone', ['-e', GET_NET]],
 ];
 // At a terminal (a pseudo-terminal made by `script`), `ws` prints what people see (a table,
 // and the line saying more records exist): timed against `node -e 0` under `script` too.
