@@ -615,7 +615,7 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
     }
   });
 
-  it('a key with a line break is a usage error naming the header, and nothing is sent', async () => {
+  it('a key or -H value with a line break is a usage error naming the header, and nothing is sent', async () => {
     const server = await httpServer(() => json('{}'));
     try {
       const r = await runWs(['auth', 'status'], {
@@ -624,6 +624,11 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
       assert.equal(r.code, 2);
       assert.match(r.stderr, /The x-api-key header has a line break or a control character/);
       assert.ok(!r.stderr.includes('wsk_secret'));
+      const h = await runWs(['api', 'GET', '/v2/x', '-H', 'X-Trace: a\r\nX-Injected: 1'], {
+        env: { ...env, WS_BASE_URL: server.url },
+      });
+      assert.equal(h.code, 2);
+      assert.match(h.stderr, /The x-trace header has a line break or a control character/);
       assert.equal(server.seen.length, 0);
     } finally {
       await server.close();
