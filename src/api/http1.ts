@@ -228,6 +228,9 @@ export class AnswerReader {
         this.stage = Stage.ToEnd;
         this.reusable = false;
       } else this.stage = Stage.ChunkSize;
+      // Both framings declared: the chunks frame this answer, and the connection is not
+      // trusted with another (RFC 9112 §6.3).
+      if (length !== undefined) this.reusable = false;
     } else if (length !== undefined) {
       if (!/^\d+$/.test(length)) throw badAnswer('Its Content-Length is not a number.');
       this.left = Number(length);

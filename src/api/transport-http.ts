@@ -74,7 +74,8 @@ export class HttpTransport implements Transport {
         return await this.exchange({ socket, reused: reused !== undefined, tls, idle }, head, x);
       } catch (err) {
         // A kept connection the server closed as it sat idle fails before any byte of an
-        // answer: the request is sent again, once, on a new connection, when that is safe.
+        // answer: the request is sent again on another connection, when that is safe (the
+        // next kept one, or a new one; a new connection's failure is final).
         if (reused !== undefined && replayable && (err as { stale?: boolean }).stale) continue;
         throw err;
       }

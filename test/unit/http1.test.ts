@@ -98,6 +98,11 @@ describe('an answer, as the one-shot transport reads it', () => {
       false,
     );
     assert.equal(both('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n').reader.reusable, false);
+    const twoFramings = both(
+      'HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    );
+    assert.equal(twoFramings.answer?.text, 'ok');
+    assert.equal(twoFramings.reader.reusable, false);
     const extra = read('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n');
     assert.equal(extra.answer?.text, 'ok');
     assert.equal(extra.reader.reusable, false);
