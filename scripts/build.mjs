@@ -148,7 +148,7 @@ function joinedChunks(getModuleIds, getModuleInfo) {
     const builtins = (getModuleInfo(id)?.importedIds ?? []).filter(isBuiltin);
     if (builtins.every((b) => builtinsAtStartUp.has(b))) joinable.set(id, sources);
   }
-  const api = new Set(
+  const inMain = new Set(
     [...joinable]
       .filter(([, sources]) => sources.every((s) => /src[\\/](api|output|util)[\\/]/.test(s)))
       .map(([id]) => id),
@@ -156,15 +156,15 @@ function joinedChunks(getModuleIds, getModuleInfo) {
   // The main file imports nothing of 'shared' (a chunk that would is left to 'shared').
   for (let changed = true; changed; ) {
     changed = false;
-    for (const id of api) {
+    for (const id of inMain) {
       const deps = (getModuleInfo(id)?.importedIds ?? []).filter((d) => joinable.has(d));
-      if (deps.some((d) => !api.has(d))) {
-        api.delete(id);
+      if (deps.some((d) => !inMain.has(d))) {
+        inMain.delete(id);
         changed = true;
       }
     }
   }
-  return new Map([...joinable.keys()].map((id) => [id, api.has(id) ? 'ws' : 'shared']));
+  return new Map([...joinable.keys()].map((id) => [id, inMain.has(id) ? 'ws' : 'shared']));
 }
 
 const bundle = await rollup({
@@ -187,8 +187,8 @@ await bundle.write({
   // parallel; Node reads files as it links them).
   hoistTransitiveImports: false,
   // esbuild leaves many small chunks of ws's code that commands share (output, the API's
-  // record calls, filter parsing, timers, ...): two files for all of them (joinedChunks) are
-  // read once, where `ws records list` would otherwise read a dozen files of a few KB each.
+  // record calls, filter parsing, timers, ...): they join the main file or one shared file
+  // (joinedChunks), where `ws records list` would otherwise read a dozen files of a few KB each.
   // (What start-up loads anyway stays in the main file.)
   manualChunks(id, { getModuleInfo, getModuleIds }) {
     atStartUp ??= staticImports(join(stage, 'ws.js'), getModuleInfo);

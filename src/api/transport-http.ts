@@ -2,8 +2,8 @@
 // https), with idle connections kept for the process's next request. A command that sends a
 // request or two loads neither undici (its 150 KB of JavaScript and its WebAssembly parser)
 // nor node:http (its client, server, agent and parser modules, and the first-call work of
-// its request path): `ws auth status` starts 15 ms sooner than on node:http (see
-// bench/startup.mjs). What it needs of HTTP is small and fixed: one request at a time per
+// its request path): `ws auth status` starts 12 ms sooner than on node:http (see
+// bench/startup.mjs, whose reference rows time the same GET both ways). What it needs of HTTP is small and fixed: one request at a time per
 // connection, an answer read whole, framed by Content-Length, chunked encoding or the
 // connection's end (http1.ts reads it). Idle connections do not keep the process alive.
 import type * as Net from 'node:net';
@@ -159,21 +159,22 @@ export class HttpTransport implements Transport {
         }
         if (done !== undefined) finish(undefined, done);
       };
-      const onEnd = () => {
-        let done: Answer | undefined;
-        try {
-          done = reader.end();
-        } catch (err) {
-          // Nothing of an answer on a kept connection: the server had closed it.
-          finish(reused && reader.nothingYet ? Object.assign(err as Error, { stale: true }) : err);
-          return;
-        }
-        finish(undefined, done);
-      };
+      // A kept connection closed or reset before any byte of an answer: the server had
+      // closed it as it sat idle (send() may try again).
       const onError = (err: Error & { code?: string }) => {
         if (reused && reader.nothingYet && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
           Object.assign(err, { stale: true });
         finish(err);
+      };
+      const onEnd = () => {
+        let done: Answer;
+        try {
+          done = reader.end();
+        } catch (err) {
+          onError(err as Error);
+          return;
+        }
+        finish(undefined, done);
       };
       const onAbort = () => finish(x.signal?.reason);
 

@@ -91,6 +91,15 @@ describe('the command tree, loaded noun by noun', () => {
       ['records', 'li'],
     ])
       assert.deepEqual(await verbsOf(argv), every, argv.join(' '));
+    // Every noun settles its verbs: a verb it does not have gets all of them defined.
+    for (const noun of NOUNS) {
+      const name = noun.names[0]!;
+      const verbs = async (argv: string[]) =>
+        (await buildProgram(ctx, testIO().io, argv)).commands
+          .find((c) => c.name() === name)!
+          .commands.map((c) => c.name());
+      assert.deepEqual(await verbs([name, 'zzz']), await verbs([name]), name);
+    }
     // The one verb defined is the whole verb: its flags and help are those of the whole tree.
     const whole = await buildProgram(ctx, testIO().io);
     const one = await buildProgram(ctx, testIO().io, ['records', 'list', 'contact']);
