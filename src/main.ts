@@ -63,10 +63,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const onPipe = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(ExitCode.ok);
-    };
-    process.stdout.on('error', onPipe);
     cleanup = () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
