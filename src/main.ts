@@ -1,6 +1,5 @@
 // main(argv) -> exit code. The only place that maps errors to exit codes, and the one that
 // closes the API client once the verb is done.
-import { setMaxListeners } from 'node:events';
 import { CommanderError } from 'commander';
 import type { ClientOptions } from './api/client.ts';
 import type { CommandContext } from './command.ts';
@@ -52,9 +51,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   if (!signal) {
     const controller = new AbortController();
     signal = controller.signal;
-    // Every request and every wait of a command listens to it; bulk commands run up to 32
-    // at once (--concurrency), past Node's default of 10 listeners and its leak warning.
-    setMaxListeners(100, signal);
     let count = 0;
     const onSignal = (name: NodeJS.Signals) => {
       count++;

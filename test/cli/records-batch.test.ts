@@ -287,6 +287,31 @@ describe('ws records batch-update', () => {
     assert.match(noId.stderr, /has no "id" column/);
   });
 
+  it('keeps 16 requests in flight (--concurrency 16) without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const ids = contacts(1700);
+      const items = ids.map((id) => JSON.stringify({ id, score: 3 })).join('\n');
+      const r = await ctx.s.ws(
+        ['records', 'batch-update', 'contacts', '--file', '-', '--concurrency', '16'],
+        { stdin: items },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(ctx.s.count(BATCH_UPDATE), 17);
+      assert.ok(ids.every((id) => ctx.s.get('contact', id)!.default['score'] === 3));
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('sends 250 items as 3 chunks with --concurrency 2; a failed item is exit 5 with a report', async () => {
     const ids = contacts(250);
     const items = [...ids, UNKNOWN_ID].map((id) => JSON.stringify({ id, score: 7 })).join('\n');
