@@ -33,6 +33,22 @@ describe('path segments', () => {
     );
     assert.equal(buildQuery({}), '');
   });
+
+  it('encodes names and values exactly as URLSearchParams does', () => {
+    const texts = [
+      "it's (x)*!~",
+      'a b+c&d=e?f#g/h%i',
+      'héllo wörld ✓ 🙂',
+      '-._*',
+      '\u0000\t\n\u007f',
+      'lone \uD800 high, lone \uDC00 low, pair \uD83D\uDE00',
+      '',
+    ];
+    for (const text of texts) {
+      const expected = new URLSearchParams([[text, text]]).toString();
+      assert.equal(buildQuery({ [text]: text }), `?${expected}`, JSON.stringify(text));
+    }
+  });
 });
 
 describe('retry timing', () => {
