@@ -27,11 +27,15 @@ function run() {
   if (debug) process.setSourceMapsEnabled(true);
   useCodeCache(debug);
 
-  require('../dist/ws.js')
-    .main(args)
-    .then((code) => {
-      process.exitCode = code;
-    });
+  const ws = require('../dist/ws.js');
+  ws.main(args).then((code) => {
+    process.exitCode = code;
+    // The command is done: the process ends now (its 'exit' listeners run, the code cache's
+    // among them) rather than once Node finds nothing left to do, ~1 ms later (an idle
+    // connection's FIN going out, the teardown of an environment about to be dropped).
+    // Not while output is still on its way (a pipe on macOS), which would be lost.
+    if (ws.outputFlushed()) process.exit(code);
+  });
 }
 
 /**

@@ -37,9 +37,21 @@ function wantsJson(argv: string[]): boolean {
   return false;
 }
 
+/** The IOStreams of the process (main() given no `io`), as the last main() made them. */
+let processIO: IOStreams | undefined;
+
+/**
+ * Whether the process's output is all written (see IOStreams.flushed): bin/ws.js then ends
+ * the process as main() returns, rather than once Node finds nothing left to do (~1 ms
+ * later, more with a kept connection's FIN still going out).
+ */
+export function outputFlushed(): boolean {
+  return processIO?.flushed() ?? true;
+}
+
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
-  const io = opts.io ?? systemIO(env);
+  const io = opts.io ?? (processIO = systemIO(env));
   const report = {
     json: wantsJson(argv),
     debug: argv.includes('--debug') || isTruthy(env.WS_DEBUG),

@@ -45,6 +45,11 @@ export class FdStdout extends EventEmitter {
       ((fd, data) => (typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data)));
   }
 
+  /** Bytes given but not yet written (only once the stream took over; writes are whole before). */
+  get writableLength(): number {
+    return this.stream?.writableLength ?? 0;
+  }
+
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | Callback, cb?: Callback): boolean {
     const done = typeof encoding === 'function' ? encoding : cb;
     if (this.stream !== undefined) return this.stream.write(chunk, done);

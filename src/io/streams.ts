@@ -79,6 +79,11 @@ class Later<T extends object | boolean> {
     if (typeof value === 'function') this.make = value as () => T;
     else this.value = value;
   }
+  /** Whether the value was given or made (a function not yet called has made nothing). */
+  get made(): boolean {
+    return this.make === undefined;
+  }
+
   get(): T {
     if (this.make !== undefined) {
       this.value = this.make();
@@ -163,6 +168,16 @@ export class IOStreams {
     this.noInput = (flags.noInput ?? false) || isTruthy(this.env.WS_NO_INPUT);
     this.outChalk = undefined;
     this.errChalk = undefined;
+  }
+
+  /**
+   * Nothing written is still on its way: stdout and stderr (if made) hold no bytes they
+   * have yet to write. Writes to a terminal, a file or a pipe are synchronous on Linux, so
+   * this is true there; a pipe on macOS may hold some.
+   */
+  flushed(): boolean {
+    const pending = (s: unknown) => ((s as { writableLength?: number }).writableLength ?? 0) > 0;
+    return !pending(this.stdout) && !(this.stderrOf.made && pending(this.stderrOf.get()));
   }
 
   /** A person can answer a prompt: both ends are terminals and nothing forbids asking. */
