@@ -51,7 +51,11 @@ export function outputFlushed(): boolean {
 
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
-  const io = opts.io ?? (processIO = systemIO(env));
+  let io = opts.io;
+  if (io === undefined) {
+    io = systemIO(env);
+    processIO = io;
+  }
   const report = {
     json: wantsJson(argv),
     debug: argv.includes('--debug') || isTruthy(env.WS_DEBUG),
