@@ -106,9 +106,8 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
   const pairs: string[] = [];
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
-    if (Array.isArray(v))
-      for (const item of v) pairs.push(`${formEncode(k)}=${formEncode(String(item))}`);
-    else pairs.push(`${formEncode(k)}=${formEncode(String(v))}`);
+    for (const item of Array.isArray(v) ? v : [v])
+      pairs.push(`${formEncode(k)}=${formEncode(String(item))}`);
   }
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }

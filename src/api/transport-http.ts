@@ -227,8 +227,7 @@ export class HttpTransport implements Transport {
     // destroyed: destroying a socket reads process.stderr in Node's net module, which makes
     // that stream (a pipe's costs a command ~1 ms as it ends). Unreferenced, it does not
     // keep the process from exiting; one that stays open closes with the server's FIN.
-    const idle = new Set<Net.Socket>();
-    for (const list of this.idle.values()) for (const socket of list) idle.add(socket);
+    const idle = new Set([...this.idle.values()].flat());
     this.idle.clear();
     for (const socket of this.open) {
       if (idle.has(socket)) socket.end();
