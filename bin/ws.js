@@ -25,9 +25,9 @@ function run() {
   const debugEnv = process.env.WS_DEBUG;
   const debug = debugFlag || (debugEnv && debugEnv !== '0' && debugEnv.toLowerCase() !== 'false');
   if (debug) process.setSourceMapsEnabled(true);
-  useCodeCache(debug);
+  const load = withCodeCache(debug);
 
-  const ws = require('../dist/ws.js');
+  const ws = load === undefined ? require('../dist/ws.js') : load('ws.js', module);
   ws.main(args).then((code) => {
     process.exitCode = code;
     // The command is done: the process ends now (its 'exit' listeners run, the code cache's
@@ -48,8 +48,14 @@ function run() {
  * Each command (noun and verb) has entries of its own, written by its first run that
  * succeeds: data written by another command lacks the functions this one runs, which V8
  * then compiles on every run (`records list` 3 ms slower with the data `auth status` left).
+ *
+ * Returns the loader of dist/'s files (none without the cache): the bundle's require() of
+ * its chunks goes to them by path, without Node's resolution of a request (a stat and a
+ * real path per file, the package scope's type; 1.4 ms of `auth status`, which loads three
+ * files). dist/ requires nothing but its own files and Node's built-ins (scripts/build.mjs
+ * refuses a package left unbundled).
  */
-function useCodeCache(debug) {
+function withCodeCache(debug) {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
   // Source maps are read by Node's own compile step: with --debug, files compile as usual.
   if (debug) return;
@@ -63,30 +69,50 @@ function useCodeCache(debug) {
   const Module = module.constructor;
   const vm = require('node:vm');
   const dist = path.join(__dirname, '..', 'dist') + path.sep;
-  const compile = Module.prototype._compile;
+  const cache = Module._cache;
   const toWrite = [];
-  // Any further arguments (a format, on Nodes that load ES modules by require) pass through.
-  Module.prototype._compile = function (content, filename, ...rest) {
-    // dist/ has no import(), which would need an ES module loader that vm.Script has only
-    // behind an experimental flag: scripts/build.mjs refuses to write one.
-    if (!filename.startsWith(dist)) return compile.call(this, content, filename, ...rest);
-    // Named by the file, its size and its time, in a directory of this Node and this ws
-    // (V8 also refuses data made by another V8 or for a source of another length).
-    const stat = fs.statSync(filename);
-    const name = encodeURIComponent(filename.slice(dist.length).replaceAll(path.sep, '/'));
-    const entry = path.join(dir, `${name}-${stat.size}-${Math.floor(stat.mtimeMs)}`);
-    let cachedData;
+  // A file of dist/ (its path there, as ws.js or chunks/x.js), loaded for `parent` as
+  // Node's require() would: one module per file, in require.cache, its exports returned.
+  const load = (name, parent) => {
+    const filename = path.join(dist, name);
+    const known = cache[filename];
+    if (known !== undefined) return known.exports;
+    const m = new Module(filename, parent);
+    m.filename = filename;
+    m.paths = [];
+    cache[filename] = m;
     try {
-      cachedData = fs.readFileSync(entry);
-    } catch {}
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) toWrite.push([entry, script]);
-    const fn = script.runInThisContext({ displayErrors: true });
-    const require = (id) => this.require(id);
-    require.resolve = (request, options) => Module._resolveFilename(request, this, false, options);
-    require.main = process.mainModule;
-    require.cache = Module._cache;
-    return fn.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
+      const content = fs.readFileSync(filename, 'utf8');
+      // Named by the file, its size and its time, in a directory of this Node and this ws
+      // (V8 also refuses data made by another V8 or for a source of another length).
+      const stat = fs.statSync(filename);
+      const key = encodeURIComponent(name.replaceAll(path.sep, '/'));
+      const entry = path.join(dir, `${key}-${stat.size}-${Math.floor(stat.mtimeMs)}`);
+      let cachedData;
+      try {
+        cachedData = fs.readFileSync(entry);
+      } catch {}
+      // dist/ has no import(), which would need an ES module loader that vm.Script has only
+      // behind an experimental flag: scripts/build.mjs refuses to write one.
+      const script = new vm.Script(Module.wrap(content), { filename, cachedData });
+      if (cachedData === undefined || script.cachedDataRejected) toWrite.push([entry, script]);
+      const fn = script.runInThisContext({ displayErrors: true });
+      const here = path.dirname(name);
+      // A relative request names another file of dist/ (46: '.'); any other, a built-in.
+      const require = (id) => {
+        const other = id.charCodeAt(0) === 46 && id.endsWith('.js') && path.join(here, id);
+        return other && !other.startsWith('..') ? load(other, m) : m.require(id);
+      };
+      require.resolve = (request, options) => Module._resolveFilename(request, m, false, options);
+      require.main = process.mainModule;
+      require.cache = cache;
+      fn.call(m.exports, m.exports, require, m, filename, path.dirname(filename));
+    } catch (err) {
+      delete cache[filename];
+      throw err;
+    }
+    m.loaded = true;
+    return m.exports;
   };
   // Written as the process ends, so that the data holds the functions the command compiled;
   // not after a failure, whose data would hold the way the command failed.
@@ -113,6 +139,7 @@ function useCodeCache(debug) {
       // A cache that cannot be written only costs speed.
     }
   });
+  return load;
 }
 
 /**
