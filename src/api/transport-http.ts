@@ -58,7 +58,8 @@ export class HttpTransport implements Transport {
     const tls = url.protocol === 'https:';
     const peer: Peer = {
       tls,
-      host: url.hostname.replace(/^\[|\]$/g, ''),
+      // An IPv6 address without its brackets.
+      host: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
       port: Number(url.port) || (tls ? 443 : 80),
       hostHeader: url.host,
     };
@@ -112,7 +113,7 @@ export class HttpTransport implements Transport {
     return socket;
   }
 
-  private exchange(conn: Connection, head: Buffer, x: Exchange): Promise<Answer> {
+  private exchange(conn: Connection, head: string, x: Exchange): Promise<Answer> {
     const { socket, reused, idle } = conn;
     const max = this.opts.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     return new Promise<Answer>((resolve, reject) => {
@@ -203,10 +204,14 @@ export class HttpTransport implements Transport {
       } else {
         awaitAnswer();
       }
-      socket.cork();
-      socket.write(head);
-      if (x.body !== undefined && x.body.length > 0) socket.write(x.body);
-      socket.uncork();
+      // One write for a request without a body, of text (a Buffer made of it, and cork(),
+      // cost a one-request command 0.3 ms).
+      if (x.body !== undefined && x.body.length > 0) {
+        socket.cork();
+        socket.write(head, 'latin1');
+        socket.write(x.body);
+        socket.uncork();
+      } else socket.write(head, 'latin1');
     });
   }
 

@@ -98,6 +98,20 @@ describe('an answer, as the one-shot transport reads it', () => {
       false,
     );
     assert.equal(both('HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n').reader.reusable, false);
+    // A status line without a reason, and Connection tokens that are not `close`.
+    assert.equal(
+      both('HTTP/1.1 204\r\nConnection: keep-alive, closed\r\n\r\n').reader.reusable,
+      true,
+    );
+    // Chunked only as the last coding frames the answer; otherwise the end does.
+    const lastCoding = both(
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip , CHUNKED \r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    );
+    assert.equal(lastCoding.answer?.text, 'ok');
+    assert.equal(lastCoding.reader.reusable, true);
+    const notLast = read('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\nraw');
+    assert.equal(notLast.answer, undefined);
+    assert.equal(notLast.reader.end().text, 'raw');
     const twoFramings = both(
       'HTTP/1.1 200 OK\r\nContent-Length: 99\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
     );
@@ -136,6 +150,15 @@ describe('an answer, as the one-shot transport reads it', () => {
       'SSH-2.0-OpenSSH_9.6\r\n\r\n',
       'HTTP/2 200\r\n\r\n',
       'HTTP/1.1 2000 OK\r\n\r\n',
+      'HTTP/1.1 20 OK\r\n\r\n',
+      'HTTP/1.1 200OK\r\n\r\n',
+      'HTTP/1.2 200 OK\r\n\r\n',
+      'HTTP/1.1  200 OK\r\n\r\n',
+      'HTTP/1.1 2a0 OK\r\n\r\n',
+      'HTTP/1.1 200 O\nK\r\nContent-Length: 0\r\n\r\n',
+      'http/1.1 200 OK\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok',
       'HTTP/1.1 200 OK\r\nno colon here\r\n\r\n',
       'HTTP/1.1 200 OK\r\n folded: value\r\n\r\n',
       'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok',
@@ -183,7 +206,11 @@ describe('an answer, as the one-shot transport reads it', () => {
 });
 
 describe('a request, as the one-shot transport writes it', () => {
-  const text = (b: Buffer) => b.toString('latin1');
+  // The head is written as latin1: every character must be one byte.
+  const text = (head: string) => {
+    assert.doesNotMatch(head, /[^\x00-\xff]/);
+    return head;
+  };
 
   it('writes the request line, Host and the headers; declares the body’s length in bytes', () => {
     const head = requestHead(
