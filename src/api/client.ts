@@ -6,6 +6,7 @@
 import { isAbortError, NetworkError, UsageError, WsError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
+import { trimTrailingSlashes } from '../util/url.ts';
 import { reason, toApiError } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
@@ -94,11 +95,16 @@ const MAX_RETRY_AFTER_MS = 120_000;
 /** Percent-encode one path segment; a segment of dots is encoded too, so no one collapses it. */
 export function encodeSegment(segment: string): string {
   if (segment === '') throw new UsageError('An empty value cannot be used in a request path.');
-  if (/^\.+$/.test(segment)) return segment.replace(/\./g, '%2E');
-  return encodeURIComponent(segment).replace(
-    /[!'()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  // Checked with loops: the regular expressions run only for the segments that need them
+  // (V8 compiles one as it first runs it, which every request would pay).
+  let dots = true;
+  for (let i = 0; i < segment.length && dots; i++) dots = segment.charCodeAt(i) === 0x2e;
+  if (dots) return '%2E'.repeat(segment.length);
+  const encoded = encodeURIComponent(segment);
+  let reserved = false;
+  for (let i = 0; i < encoded.length && !reserved; i++) reserved = "!'()*".includes(encoded[i]!);
+  if (!reserved) return encoded;
+  return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 export function buildQuery(query: Record<string, QueryValue> | undefined): string {
@@ -254,9 +260,9 @@ export class ApiClient {
       throw new UsageError(`The base URL "${opts.baseUrl}" must start with http:// or https://.`);
     }
     this.opts = opts;
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = trimTrailingSlashes(opts.baseUrl);
     this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.basePath = trimTrailingSlashes(url.pathname);
     this.teamId = opts.teamId;
     this.injected = opts.transport;
     this.pooled = opts.pooled ?? false;

@@ -19,6 +19,7 @@ describe('path segments', () => {
     assert.equal(encodeSegment('..'), '%2E%2E');
     assert.equal(encodeSegment('.'), '%2E');
     assert.equal(encodeSegment('a.b'), 'a.b');
+    assert.equal(encodeSegment('..x'), '..x');
     assert.equal(encodeSegment('what?x=1#frag'), 'what%3Fx%3D1%23frag');
     assert.equal(encodeSegment('100%'), '100%25');
     assert.equal(encodeSegment('Zoë Ünïcode'), 'Zo%C3%AB%20%C3%9Cn%C3%AFcode');

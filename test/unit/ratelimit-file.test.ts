@@ -20,10 +20,14 @@ describe('rate-limit log', () => {
     const file = join(dir, 'times.log');
     writeLimiterFile(file, [now + 500, now + 600]);
     writeLimiterFile(file, [now - 1, now + 700.2]);
-    writeFileSync(file, `${readFileSync(file, 'utf8')}garbage -5 1e9\n`);
+    // Junk: words that are not 1 to 15 digits (a 16-digit one would be ahead of now).
+    writeFileSync(
+      file,
+      `${readFileSync(file, 'utf8')}garbage -5 1e9 12ab 1234567890123456\t${now + 800}\r\n`,
+    );
     assert.deepEqual(
       readLimiterFile(file, now).sort((a, b) => a - b),
-      [500, 600, 701].map((t) => now + t),
+      [500, 600, 701, 800].map((t) => now + t),
     );
     assert.deepEqual(readLimiterFile(join(dir, 'missing.log'), now), []);
   });
