@@ -9,6 +9,7 @@ import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
 import type { Prompter } from './prompt/prompter.ts';
 import { reportError } from './report.ts';
 import { buildProgram } from './root.ts';
+import { commandAbortController } from './util/abort.ts';
 
 export interface MainOptions {
   io?: IOStreams;
@@ -65,7 +66,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   let signal = opts.signal;
   let cleanup = () => {};
   if (!signal) {
-    const controller = new AbortController();
+    const controller = commandAbortController();
     signal = controller.signal;
     let count = 0;
     const onSignal = (name: NodeJS.Signals) => {

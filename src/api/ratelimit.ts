@@ -15,6 +15,8 @@
 // command does not spend its first requests on 429s because the first command used the last
 // second. Only a command's own places are saved: one it resumed was saved by the command
 // that took it. See ratelimit-file.ts.
+
+import { onAbort } from '../util/abort.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 
 /** Call when the request's answer has arrived (or the request failed); safe to call twice. */
@@ -136,11 +138,10 @@ export class RateLimiter {
 
   private nextRelease(signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening = signal && onAbort(signal, () => reject(signal.reason));
       const previous = this.released;
       this.released = () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         previous?.();
         resolve();
       };

@@ -8,6 +8,7 @@
 // connection's end (http1.ts reads it). Idle connections do not keep the process alive.
 import type * as Net from 'node:net';
 import type * as Tls from 'node:tls';
+import { onAbort } from '../util/abort.ts';
 import { builtin } from '../util/builtin.ts';
 import { AnswerReader, requestHead } from './http1.ts';
 import {
@@ -130,6 +131,8 @@ export class HttpTransport implements Transport {
         );
       };
       let settled = false;
+      // Removes the listener of the command's abort (Ctrl-C) once the exchange is over.
+      let stopListening: (() => void) | undefined;
       const finish = (err: unknown, answer?: Answer) => {
         if (settled) return;
         settled = true;
@@ -139,7 +142,7 @@ export class HttpTransport implements Transport {
         socket.off('end', onEnd);
         socket.off('error', onError);
         socket.off('close', onEnd);
-        x.signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         if (answer !== undefined && reader.reusable && !this.ended) {
           this.park(socket, idle);
           resolve(answer);
@@ -177,7 +180,6 @@ export class HttpTransport implements Transport {
         }
         finish(undefined, done);
       };
-      const onAbort = () => finish(x.signal?.reason);
 
       if (x.signal?.aborted) {
         // Not sent: a kept connection goes back unused.
@@ -186,7 +188,7 @@ export class HttpTransport implements Transport {
         reject(x.signal.reason);
         return;
       }
-      x.signal?.addEventListener('abort', onAbort, { once: true });
+      stopListening = x.signal && onAbort(x.signal, () => finish(x.signal?.reason));
       socket.on('data', onData);
       socket.on('end', onEnd);
       socket.on('close', onEnd);

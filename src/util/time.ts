@@ -1,3 +1,5 @@
+import { onAbort } from './abort.ts';
+
 /** Wait `ms` milliseconds; rejects with an AbortError when the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -7,16 +9,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         resolve();
       },
       Math.max(0, ms),
     );
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? abortError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopListening =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        reject(signal.reason ?? abortError());
+      });
   });
 }
 

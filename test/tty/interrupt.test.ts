@@ -80,9 +80,11 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
   });
 
   it('stops list --all while it waits for a page (no spinner: --debug shows the request)', async () => {
-    await setFaults(s.sandbox, { latency_ms: 60_000 });
+    // The answer would come after the wait for the end (60 s), and the request's timeout
+    // later still: only the abort of the request in flight ends the command in time.
+    await setFaults(s.sandbox, { latency_ms: 120_000 });
     const r = await interrupt(
-      ['records', 'list', 'contacts', '--all', '--debug'],
+      ['records', 'list', 'contacts', '--all', '--debug', '--timeout', '180'],
       /→ GET \S+\/contact\?limit=50/,
     );
     assert.equal(r.code, 130, r.screen);
