@@ -28,12 +28,15 @@ function run() {
   const load = withCodeCache(debug);
 
   const ws = load === undefined ? require('../dist/ws.js') : load('ws.js', module);
-  ws.main(args).then((code) => {
+  // The process ends as the command returns: the API client leaves its idle connections
+  // to the system, which closes them as the process ends.
+  ws.main(args, { processEnds: true }).then((code) => {
     process.exitCode = code;
     // The command is done: the process ends now (its 'exit' listeners run, the code cache's
-    // among them) rather than once Node finds nothing left to do, ~1 ms later (an idle
-    // connection's FIN going out, the teardown of an environment about to be dropped).
-    // Not while output is still on its way (a pipe on macOS), which would be lost.
+    // among them) rather than once Node finds nothing left to do, ~1 ms later (the teardown
+    // of an environment about to be dropped).
+    // Not while output is still on its way (a pipe on macOS), which would be lost: the
+    // idle connections it left then close as the process ends, or as the server drops them.
     if (ws.outputFlushed()) process.exit(code);
   });
 }

@@ -73,6 +73,8 @@ export interface DepsInit {
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
   secrets?: string[];
+  /** The process ends once the command returns (see CloseOptions). */
+  processEnds?: boolean;
   /** Passed to the API client (tests use it to skip backoff waits). */
   clientOverrides?: Partial<ClientOptions>;
 }
@@ -188,7 +190,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       const built = client;
       client = undefined;
       const c = await built?.catch(() => undefined);
-      await c?.close().catch((err: unknown) => {
+      await c?.close({ processEnds: init.processEnds ?? false }).catch((err: unknown) => {
         io.debug(`closing the API client: ${(err as Error).message}`);
       });
       // The next command with this key starts from the places this one left busy.

@@ -24,6 +24,11 @@ export interface MainOptions {
   clientOverrides?: Partial<ClientOptions>;
   /** Replace how verbs run (parse tests). */
   context?: CommandContext;
+  /**
+   * The process ends as main() returns (bin/ws.js): connections kept idle are left for the
+   * system to close.
+   */
+  processEnds?: boolean;
 }
 
 /** Whether the error should be printed as JSON, known before commander has parsed anything. */
@@ -96,6 +101,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           ...(opts.clock ? { clock: opts.clock } : {}),
           ...(opts.clientOverrides ? { clientOverrides: opts.clientOverrides } : {}),
           secrets: report.secrets,
+          processEnds: opts.processEnds ?? false,
         },
         flags,
       );

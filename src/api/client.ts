@@ -14,7 +14,7 @@ export { RateLimiter } from './ratelimit.ts';
 export { limiterFile, readLimiterFile, writeLimiterFile } from './ratelimit-file.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
-import type { Transport } from './transport.ts';
+import type { CloseOptions, Transport } from './transport.ts';
 
 export type QueryValue =
   | string
@@ -463,10 +463,10 @@ export class ApiClient {
   }
 
   /** Close the connections; the client may not be used after. */
-  async close(): Promise<void> {
+  async close(opts?: CloseOptions): Promise<void> {
     const made = [this.transports.http, this.transports.pooled, this.injected];
     delete this.transports.http;
     delete this.transports.pooled;
-    await Promise.all(made.map(async (t) => (await t)?.close()));
+    await Promise.all(made.map(async (t) => (await t)?.close(opts)));
   }
 }

@@ -35,7 +35,15 @@ export interface Answer {
 export interface Transport {
   send(exchange: Exchange): Promise<Answer>;
   /** Close idle connections; the transport may not be used after. */
-  close(): Promise<void>;
+  close(opts?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  /**
+   * The process ends once the command returns (bin/ws.js): connections kept idle are left
+   * for the system to close as it ends, which it does as a client would (a FIN).
+   */
+  processEnds?: boolean;
 }
 
 /** The largest answer read: 64 MiB (an API page is a few MB at most). */

@@ -17,12 +17,12 @@ describe('onAbort', () => {
       const reason = new Error('Interrupted.');
       controller.abort(reason);
       controller.abort(new Error('again'));
-      assert.deepEqual(seen, [reason]);
+      assert.deepEqual([...seen], [reason]);
       assert.equal(controller.signal.aborted, true);
       // Added once the signal has aborted: never called (check `aborted` first).
       onAbort(controller.signal, () => seen.push('late'));
       controller.abort(new Error('again'));
-      assert.deepEqual(seen, [reason]);
+      assert.deepEqual([...seen], [reason]);
     });
   }
 
