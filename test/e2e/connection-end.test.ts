@@ -3,11 +3,10 @@
 // process exits (bin/ws.js). The server must see what a client closing a kept connection
 // sends (a FIN: the socket's 'end'), never a reset, and the connection gone once ws is.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { tempConfigDir } from '../helpers/run.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { spawnWs, wsEnv } from '../helpers/spawned.ts';
 
 interface Seen {
   ended: boolean;
@@ -56,25 +55,16 @@ after(async () => {
 
 describe('the connection of a one-request command', () => {
   it('ends with a FIN as the process exits, not a reset', async () => {
-    const child = spawn(process.execPath, [BIN, 'auth', 'status', '--json'], {
-      env: wsEnv(config.dir, {
+    const ws = spawnWs(
+      ['auth', 'status', '--json'],
+      wsEnv(config.dir, {
         WS_BASE_URL: url,
         WS_TEAM_ID: '00000000-0000-4000-8000-000000000000',
         WS_API_KEY: 'wsk_test_connection_end',
       }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    assert.equal(code, 0, err);
-    assert.equal(JSON.parse(out).status, 'ok');
+    );
+    assert.equal(await ws.exited, 0, ws.stderr());
+    assert.equal(JSON.parse(ws.lines.join('\n')).status, 'ok');
     assert.equal(seen.length, 1);
     await seen[0]!.closed;
     assert.equal(seen[0]!.error, undefined);
