@@ -71,6 +71,22 @@ function latin1(buf: Buffer, start: number, end: number): string {
   return b.latin1Slice ? b.latin1Slice(start, end) : buf.toString('latin1', start, end);
 }
 
+/**
+ * The bytes from `at` as latin1 text, and where `sep` first is in them (-1: not within
+ * MAX_HEAD_BYTES of `at`, or not yet arrived). The first KiB is looked at first: heads and
+ * chunk lines are short, and a chunked answer has a line before each chunk.
+ */
+function upTo(buf: Buffer, at: number, sep: string): { text: string; index: number } {
+  let end = Math.min(buf.length, at + 1024);
+  for (;;) {
+    const text = latin1(buf, at, end);
+    const index = text.indexOf(sep);
+    const whole = Math.min(buf.length, at + MAX_HEAD_BYTES + sep.length);
+    if (index !== -1 || end === whole) return { text, index };
+    end = whole;
+  }
+}
+
 function utf8(buf: Buffer, start: number, end: number): string {
   const b = buf as Slicing;
   return b.utf8Slice ? b.utf8Slice(start, end) : buf.toString('utf8', start, end);
@@ -192,8 +208,7 @@ export class AnswerReader {
       switch (this.stage) {
         case Stage.Head: {
           // The head ends at the first empty line, within MAX_HEAD_BYTES.
-          const text = latin1(buf, at, Math.min(buf.length, at + MAX_HEAD_BYTES + 4));
-          const end = text.indexOf('\r\n\r\n');
+          const { text, index: end } = upTo(buf, at, '\r\n\r\n');
           if (end === -1) {
             if (buf.length - at > MAX_HEAD_BYTES) throw badAnswer('Its headers are too large.');
             this.pending = buf.subarray(at);
@@ -218,8 +233,7 @@ export class AnswerReader {
         case Stage.ChunkSize:
         case Stage.ChunkEnd:
         case Stage.Trailers: {
-          const text = latin1(buf, at, Math.min(buf.length, at + MAX_HEAD_BYTES + 2));
-          const eol = text.indexOf('\r\n');
+          const { text, index: eol } = upTo(buf, at, '\r\n');
           if (eol === -1) {
             if (buf.length - at > MAX_HEAD_BYTES) throw badAnswer('A chunk line is too long.');
             this.pending = buf.subarray(at);

@@ -50,6 +50,20 @@ describe('an answer, as the one-shot transport reads it', () => {
     assert.equal(reader.reusable, true);
   });
 
+  it('heads past the first KiB, one ending across it, and many chunks in one piece', () => {
+    for (const size of [3000, 1022 - 'HTTP/1.1 200 OK\r\nX-Big: \r\nContent-Length: 2'.length]) {
+      const wire = `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(size)}\r\nContent-Length: 2\r\n\r\nok`;
+      const { answer } = both(wire);
+      assert.equal(answer?.headers['x-big']?.length, size);
+      assert.equal(answer?.text, 'ok');
+    }
+    const parts = Array.from({ length: 100 }, (_, i) => `part ${i};`);
+    const chunked = `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${parts
+      .map((p) => `${p.length.toString(16)}\r\n${p}\r\n`)
+      .join('')}0\r\n\r\n`;
+    assert.equal(both(chunked).answer?.text, parts.join(''));
+  });
+
   it('chunked, with extensions and trailers; reusable', () => {
     const wire =
       'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n' +
