@@ -192,6 +192,26 @@ function isWord(a) {
 }
 
 /**
+ * The value of package.json's "version", read without a regular expression (which V8
+ * compiles as it first runs it, 0.1 ms); undefined when it has none.
+ */
+function versionIn(text) {
+  const key = text.indexOf('"version"');
+  if (key === -1) return undefined;
+  let i = key + '"version"'.length;
+  const skipSpace = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
+  };
+  skipSpace();
+  if (text[i] !== ':') return undefined;
+  i++;
+  skipSpace();
+  if (text[i] !== '"') return undefined;
+  const end = text.indexOf('"', i + 1);
+  return end > i + 1 ? text.slice(i + 1, end) : undefined;
+}
+
+/**
  * The code cache's directory: ws's in the user's cache directory (not a shared temporary
  * directory), one per Node and ws version. None when it exists but another user owns it or
  * others may write to it: its data is code that would run.
@@ -209,8 +229,7 @@ function codeCacheDir(fs, path) {
   // Read as text: require() of a JSON file costs more than the rest of this function.
   let version;
   try {
-    const text = fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8');
-    version = /"version"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+    version = versionIn(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
   } catch {}
   // dist/ copied without ws's package.json: no version to key the cache by.
   if (version === undefined) return undefined;
