@@ -99,6 +99,14 @@ export function cellText(value: unknown, arraySep: string): string {
 }
 
 export function tsvEscape(text: string): string {
+  // Most cells have none of these: looked for with a loop first (a regular expression costs
+  // a command ~0.1 ms the first times it runs, as V8 compiles it).
+  let plain = true;
+  for (let i = 0; i < text.length && plain; i++) {
+    const c = text.charCodeAt(i);
+    plain = c !== 0x5c && c !== 0x09 && c !== 0x0a && c !== 0x0d;
+  }
+  if (plain) return text;
   return text.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );

@@ -19,6 +19,7 @@ import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
+import { trimTrailingSlashes } from '../util/url.ts';
 
 /** How long cached definitions are used: 5 minutes. */
 export const DEFINITIONS_TTL_MS = 5 * 60_000;
@@ -61,7 +62,7 @@ export function placeOf(
   creds: { baseUrl: string; teamId: string },
   prefix = 'definitions',
 ): Place {
-  const baseUrl = creds.baseUrl.trim().replace(/\/+$/, '');
+  const baseUrl = trimTrailingSlashes(creds.baseUrl.trim());
   // The file says whose it is (base_url, team_id): the name only has to spread teams out.
   const hash = fnv1a(`${baseUrl}\n${creds.teamId}`);
   return { file: join(dir, 'cache', `${prefix}-${hash}.json`), baseUrl, teamId: creds.teamId };

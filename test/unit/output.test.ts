@@ -59,6 +59,8 @@ describe('output formats', () => {
     assert.equal(csvEscape('-12.5', true), '-12.5');
     assert.equal(csvEscape('=SUM(A1)'), '=SUM(A1)');
     assert.equal(tsvEscape('a\\b'), 'a\\\\b');
+    assert.equal(tsvEscape('plain text é'), 'plain text é');
+    assert.equal(tsvEscape('a\tb\nc\rd'), 'a\\tb\\nc\\rd');
   });
 
   it('json prints one array document; ndjson one object per line', async () => {

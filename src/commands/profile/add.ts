@@ -4,6 +4,7 @@ import type { Deps } from '../../factory.ts';
 import { readStdin } from '../../io/stdin.ts';
 import { renderObject } from '../../output/render.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
+import { trimTrailingSlashes } from '../../util/url.ts';
 import { checkBaseUrl, checkTeamId, must, profileColumns, profileRow } from './shared.ts';
 
 export interface AddOptions {
@@ -91,7 +92,7 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
   const makeDefault = await store.set(
     opts.name,
     {
-      base_url: baseUrl.replace(/\/+$/, ''),
+      base_url: trimTrailingSlashes(baseUrl),
       team_id: teamId,
       api_key: apiKey,
       ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
