@@ -98,7 +98,17 @@ function withCodeCache(debug) {
       // dist/ has no import(), which would need an ES module loader that vm.Script has only
       // behind an experimental flag: scripts/build.mjs refuses to write one.
       const script = new vm.Script(Module.wrap(content), { filename, cachedData });
-      if (cachedData === undefined || script.cachedDataRejected) toWrite.push([entry, script]);
+      if (cachedData === undefined || script.cachedDataRejected) {
+        // Written as the process ends, so that the data holds the functions the command
+        // compiled; not after a failure, whose data would hold the way the command failed.
+        // (No listener when every file had its entry: the common case costs nothing more.)
+        if (toWrite.length === 0)
+          process.once(
+            'exit',
+            (code) => code === 0 && writeEntries(fs, path, { base, dir, dist }, toWrite),
+          );
+        toWrite.push([entry, script]);
+      }
       const fn = script.runInThisContext({ displayErrors: true });
       const here = path.dirname(name);
       // A relative request names another file of dist/ (46: '.'); any other, a built-in.
@@ -117,32 +127,35 @@ function withCodeCache(debug) {
     m.loaded = true;
     return m.exports;
   };
-  // Written as the process ends, so that the data holds the functions the command compiled;
-  // not after a failure, whose data would hold the way the command failed.
-  process.once('exit', (code) => {
-    if (toWrite.length === 0 || code !== 0) return;
-    try {
-      // The directory of this Node and ws made now: the directories of this Node's other
-      // versions of ws are left from before an upgrade (or a downgrade), and are removed.
-      const made = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (made !== undefined && made !== dir) {
-        const mine = path.basename(base);
-        const others = `code-${process.version}-`;
-        for (const n of fs.readdirSync(path.dirname(base)))
-          if (n.startsWith(others) && n !== mine)
-            fs.rmSync(path.join(path.dirname(base), n), { recursive: true, force: true });
-      }
-      for (const [entry, script] of toWrite) {
-        const tmp = `${entry}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(tmp, entry);
-      }
-      pruneEntries(fs, path, dir, dist);
-    } catch {
-      // A cache that cannot be written only costs speed.
-    }
-  });
   return load;
+}
+
+/**
+ * Writes the entries of the files compiled without one (atomically: a temporary file
+ * renamed), then removes those of files dist/ no longer has. A cache that cannot be written
+ * only costs speed.
+ */
+function writeEntries(fs, path, { base, dir, dist }, toWrite) {
+  try {
+    // The directory of this Node and ws made now: the directories of this Node's other
+    // versions of ws are left from before an upgrade (or a downgrade), and are removed.
+    const made = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (made !== undefined && made !== dir) {
+      const mine = path.basename(base);
+      const others = `code-${process.version}-`;
+      for (const n of fs.readdirSync(path.dirname(base)))
+        if (n.startsWith(others) && n !== mine)
+          fs.rmSync(path.join(path.dirname(base), n), { recursive: true, force: true });
+    }
+    for (const [entry, script] of toWrite) {
+      const tmp = `${entry}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(tmp, entry);
+    }
+    pruneEntries(fs, path, dir, dist);
+  } catch {
+    // A cache that cannot be written only costs speed.
+  }
 }
 
 /**
