@@ -5,8 +5,8 @@
 // long concurrent work.
 import { isAbortError, NetworkError, UsageError, WsError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
+import { hasAnyOf, trimTrailingSlashes } from '../util/text.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
-import { trimTrailingSlashes } from '../util/url.ts';
 import { reason, toApiError } from './errors.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
@@ -95,16 +95,16 @@ const MAX_RETRY_AFTER_MS = 120_000;
 /** Percent-encode one path segment; a segment of dots is encoded too, so no one collapses it. */
 export function encodeSegment(segment: string): string {
   if (segment === '') throw new UsageError('An empty value cannot be used in a request path.');
-  // Checked with loops: the regular expressions run only for the segments that need them
-  // (V8 compiles one as it first runs it, which every request would pay).
-  let dots = true;
-  for (let i = 0; i < segment.length && dots; i++) dots = segment.charCodeAt(i) === 0x2e;
-  if (dots) return '%2E'.repeat(segment.length);
+  // The regular expression runs only for a segment that needs it (util/text.ts).
+  if (segment.replaceAll('.', '') === '') return '%2E'.repeat(segment.length);
   const encoded = encodeURIComponent(segment);
-  let reserved = false;
-  for (let i = 0; i < encoded.length && !reserved; i++) reserved = "!'()*".includes(encoded[i]!);
-  if (!reserved) return encoded;
-  return encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (!hasAnyOf(encoded, "!'()*")) return encoded;
+  return encoded.replace(/[!'()*]/g, percent);
+}
+
+/** A character as %XX (an ASCII one: those encodeURIComponent leaves). */
+function percent(c: string): string {
+  return `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
 }
 
 export function buildQuery(query: Record<string, QueryValue> | undefined): string {
@@ -131,9 +131,8 @@ function formEncode(text: string): string {
     // A lone surrogate (encodeURIComponent refuses it).
     encoded = encodeURIComponent(text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'));
   }
-  return encoded.replace(/[!'()~]|%20/g, (c) =>
-    c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  if (!hasAnyOf(encoded, "!'()~") && !encoded.includes('%20')) return encoded;
+  return encoded.replace(/[!'()~]|%20/g, (c) => (c === '%20' ? '+' : percent(c)));
 }
 
 /** Delay before retry number `attempt` (1-based): full jitter over an exponential cap. */

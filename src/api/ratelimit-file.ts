@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fnv1a } from '../util/hash.ts';
-import { trimTrailingSlashes } from '../util/url.ts';
+import { trimTrailingSlashes } from '../util/text.ts';
 
 /** Past this size, the log is rewritten with only the times still ahead. */
 export const COMPACT_BYTES = 4096;
@@ -40,9 +40,9 @@ export function limiterFile(
   return join(configDir, 'cache', `ratelimit-${name}.log`);
 }
 
-// Read and written with a loop over characters and plain file calls: regular expressions,
-// a file read as latin1 and appendFileSync() cost every command that sends a request ~1 ms
-// the first time they run (V8 and Node compile them then).
+// Read and written with a loop over characters (util/text.ts) and plain file calls: a file
+// read as latin1 and appendFileSync() cost every command that sends a request ~1 ms the
+// first time they run (Node compiles them then).
 
 /**
  * The times in a log's text still ahead of `wallNow`: words of 1 to 15 digits between

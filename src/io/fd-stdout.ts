@@ -40,6 +40,7 @@ export class FdStdout extends EventEmitter {
     super();
     this.fd = opts.fd ?? 1;
     this.opts = opts;
+    // Two calls: each of writeSync's overloads takes one of the two types.
     this.writeFd =
       opts.write ??
       ((fd, data) => (typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data)));

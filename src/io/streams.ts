@@ -16,6 +16,8 @@ export type Env = Record<string, string | undefined>;
  */
 export interface DataOut extends EventEmitter {
   write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
+  /** Bytes given but not yet written. */
+  readonly writableLength: number;
 }
 
 export interface IOStreamsInit {
@@ -176,8 +178,10 @@ export class IOStreams {
    * this is true there; a pipe on macOS may hold some.
    */
   flushed(): boolean {
-    const pending = (s: unknown) => ((s as { writableLength?: number }).writableLength ?? 0) > 0;
-    return !pending(this.stdout) && !(this.stderrOf.made && pending(this.stderrOf.get()));
+    return (
+      this.stdout.writableLength === 0 &&
+      !(this.stderrOf.made && this.stderrOf.get().writableLength > 0)
+    );
   }
 
   /** A person can answer a prompt: both ends are terminals and nothing forbids asking. */

@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { own } from '../util/guards.ts';
+import { hasAnyOf } from '../util/text.ts';
 
 export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -99,14 +100,8 @@ export function cellText(value: unknown, arraySep: string): string {
 }
 
 export function tsvEscape(text: string): string {
-  // Most cells have none of these: looked for with a loop first (a regular expression costs
-  // a command ~0.1 ms the first times it runs, as V8 compiles it).
-  let plain = true;
-  for (let i = 0; i < text.length && plain; i++) {
-    const c = text.charCodeAt(i);
-    plain = c !== 0x5c && c !== 0x09 && c !== 0x0a && c !== 0x0d;
-  }
-  if (plain) return text;
+  // Most cells have none of these (util/text.ts).
+  if (!hasAnyOf(text, '\\\t\n\r')) return text;
   return text.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );

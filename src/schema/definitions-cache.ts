@@ -19,7 +19,7 @@ import type { Deps } from '../factory.ts';
 import { isTruthy } from '../io/streams.ts';
 import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 import { fnv1a } from '../util/hash.ts';
-import { trimTrailingSlashes } from '../util/url.ts';
+import { trimTrailingSlashes } from '../util/text.ts';
 
 /** How long cached definitions are used: 5 minutes. */
 export const DEFINITIONS_TTL_MS = 5 * 60_000;

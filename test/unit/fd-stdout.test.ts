@@ -40,14 +40,18 @@ function slowStream() {
   return { stream, text: () => chunks.join(''), release: () => release() };
 }
 
+/** A writer on `fd` that must never need its stream, nor see EPIPE unless `onBrokenPipe` says. */
+function writerOn(
+  fd: { write: WriteFd },
+  onBrokenPipe: () => void = () => assert.fail('no EPIPE'),
+) {
+  return new FdStdout({ write: fd.write, stream: () => assert.fail('no stream'), onBrokenPipe });
+}
+
 describe('FdStdout', () => {
   it('writes whole, and again after a partial write, in order (multi-byte text too)', () => {
     const fd = descriptor([3, 1, 100, undefined]);
-    const out = new FdStdout({
-      write: fd.write,
-      stream: () => assert.fail('no stream'),
-      onBrokenPipe: () => assert.fail('no EPIPE'),
-    });
+    const out = writerOn(fd);
     assert.equal(out.write('héllo wörld\n'), true);
     assert.equal(out.write(Buffer.from('bytes\n')), true);
     assert.equal(fd.text(), 'héllo wörld\nbytes\n');
@@ -80,11 +84,7 @@ describe('FdStdout', () => {
   it('stops writing, once, when the reader goes away (EPIPE)', () => {
     const fd = descriptor(['EPIPE']);
     let broken = 0;
-    const out = new FdStdout({
-      write: fd.write,
-      stream: () => assert.fail('no stream'),
-      onBrokenPipe: () => broken++,
-    });
+    const out = writerOn(fd, () => broken++);
     assert.equal(out.write('a\n'), true);
     assert.equal(out.write('b\n'), true);
     assert.equal(broken, 1);
@@ -93,11 +93,7 @@ describe('FdStdout', () => {
 
   it('drops output to a closed descriptor, as Node’s stdout does', () => {
     const fd = descriptor(['EBADF']);
-    const out = new FdStdout({
-      write: fd.write,
-      stream: () => assert.fail('no stream'),
-      onBrokenPipe: () => assert.fail('no EPIPE'),
-    });
+    const out = writerOn(fd);
     let called = false;
     assert.equal(
       out.write('a\n', () => {
@@ -111,11 +107,7 @@ describe('FdStdout', () => {
 
   it('fails with what went wrong and what to do on any other error (a full disk)', () => {
     const fd = descriptor(['ENOSPC']);
-    const out = new FdStdout({
-      write: fd.write,
-      stream: () => assert.fail('no stream'),
-      onBrokenPipe: () => assert.fail('no EPIPE'),
-    });
+    const out = writerOn(fd);
     assert.throws(
       () => out.write('a\n'),
       (err: unknown) =>

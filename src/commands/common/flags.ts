@@ -31,8 +31,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /**
  * `--list-id` → `listId`: the attribute commander keeps a flag's value under (a dash before
- * a lower-case letter or a digit goes, and the character is upper-cased). A loop: a command
- * reads its flags as it starts, and V8 compiles a regular expression as it first runs it.
+ * a lower-case letter or a digit goes, and the character is upper-cased). A loop, as
+ * util/text.ts says why: a command reads its flags as it starts.
  */
 function attribute(flag: string): string {
   let out = '';

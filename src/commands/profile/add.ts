@@ -4,7 +4,7 @@ import type { Deps } from '../../factory.ts';
 import { readStdin } from '../../io/stdin.ts';
 import { renderObject } from '../../output/render.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
-import { trimTrailingSlashes } from '../../util/url.ts';
+import { trimTrailingSlashes } from '../../util/text.ts';
 import { checkBaseUrl, checkTeamId, must, profileColumns, profileRow } from './shared.ts';
 
 export interface AddOptions {
