@@ -12,11 +12,15 @@ import { cronProblem, timeZoneProblem } from './schedule.ts';
 import { templateProblem } from './template.ts';
 import type { AutomationProblem, AutomationSpec, Workspace } from './types.ts';
 
-/** Every problem of `automation` (already of the contract's shape) on `objectType`. */
+/**
+ * Every problem of `automation` (already of the contract's shape) on `objectType`, its wait
+ * schedules read from `nowMs` (the sandbox's clock; default now).
+ */
 export function checkAutomation(
   automation: AutomationSpec,
   objectType: string,
   workspace: Workspace,
+  nowMs: number = Date.now(),
 ): AutomationProblem[] {
   const problems: AutomationProblem[] = [];
   if (automation.kind === 'update') {
@@ -45,6 +49,7 @@ export function checkAutomation(
           const cron = cronProblem(
             action.cron_expression,
             zoneProblem === undefined ? zone : undefined,
+            nowMs,
           );
           if (cron !== undefined) problem('cron_expression', 'format', cron);
         }

@@ -359,7 +359,9 @@ export class SandboxServer {
   /** The handler's reply; a SandboxError it throws becomes its error reply. */
   private async runHandler(route: RouteDef, ctx: RequestContext, ex: Exchange): Promise<Reply> {
     try {
-      return await route.handler(ctx);
+      // Answered once the automation steps its writes started have run (work.ts); other
+      // requests are answered meanwhile.
+      return await ctx.store.work.within(() => route.handler(ctx));
     } catch (err) {
       if (err instanceof SandboxError) return this.errorReply(err, ex);
       throw err;

@@ -15,6 +15,7 @@
 import { isPlainObject } from '../util/guards.ts';
 import { Clock } from './clock.ts';
 import { EventBus, type ListenerErrorHandler } from './events.ts';
+import { Work } from './work.ts';
 
 export interface SliceContext {
   readonly clock: Clock;
@@ -104,6 +105,8 @@ export class Store {
   readonly clock: Clock;
   /** Where models announce their changes and resources subscribe (see events.ts). */
   readonly events: EventBus;
+  /** Work writes started that their answers wait for (work.ts). */
+  readonly work: Work;
   private readonly entries = new Map<string, Entry>();
   /** Snapshot data of slices not created yet, loaded when they are. */
   private pending = new Map<string, unknown>();
@@ -121,6 +124,7 @@ export class Store {
     this.events = new EventBus(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
     );
+    this.work = new Work((err) => this.events.report(err, 'work'));
   }
 
   /** The slice of `def`, created (and filled from a loaded snapshot) on first use. */

@@ -245,7 +245,9 @@ export class AutomationsModel implements Slice {
 
 /** 400 listing every problem of the automation, each on its body field. */
 function check(store: Store, teamId: string, objectType: string, fields: AutomationFields): void {
-  const problems = checkAutomation(fields, objectType, workspaceOf(store, teamId)).map((p) => ({
+  const workspace = workspaceOf(store, teamId);
+  const found = checkAutomation(fields, objectType, workspace, store.clock.nowMs());
+  const problems = found.map((p) => ({
     field: `body.${p.field}`,
     code: p.code,
     message: p.message,

@@ -2,7 +2,8 @@
 // its version (the etag carries it); a run shows its automation, the write that fired it
 // (with the changes it made), the steps it ran with what each did or would have done (a
 // webhook step with the event `data` it dispatched), and the steps it has not reached
-// (`pending` while it runs or waits, `skipped` once it failed or was cancelled).
+// (`pending` while it runs or waits, `skipped` once it failed or was cancelled; the step a
+// running run is in, `running`).
 
 import { changesOf, eventName } from '../../../automations/evaluate.ts';
 import type { Store } from '../../store.ts';
@@ -32,6 +33,10 @@ export function runBody(store: Store, run: Run): Record<string, unknown> {
         finished_at: null,
         until: run.resume_at_ms!,
       };
+    }
+    if (step === undefined && index === run.steps.length && run.status === 'running') {
+      // The step the run is in: an email step whose subjects are being rendered.
+      return { index, type: action.type, status: 'running', started_at: run.updated_at };
     }
     if (step === undefined) {
       const status = run.status === 'failed' || run.status === 'cancelled' ? 'skipped' : 'pending';

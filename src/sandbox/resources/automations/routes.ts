@@ -15,7 +15,7 @@ import {
 } from './handlers.ts';
 import { automationsSlice } from './model.ts';
 import { runnerOf, subscribeAutomations } from './runner.ts';
-import { runsSlice } from './runs.ts';
+import { runsOf, runsSlice } from './runs.ts';
 
 const MANY = '/v2/prism/{teamId}/{automationObjectType}/triggered_automations';
 const ONE = `${MANY}/{automationId}`;
@@ -27,9 +27,11 @@ export const automationsResource: Resource = {
   name: 'automations',
   slices: [automationsSlice, runsSlice, contactViewsSlice],
   subscribe: subscribeAutomations,
-  // Runs restored from a data file resume (those due at once); the timer stops on close.
+  // Runs restored from a data file resume (those stopped during a step, and those due at
+  // once); the timer stops on close.
   start: (store) => {
     const runner = runnerOf(store);
+    runsOf(store).resumeRunning(store);
     runner.wake();
     return () => runner.stop();
   },

@@ -25,8 +25,7 @@
 // its automation by reference, and its steps hold only what their action does not tell.
 
 import { changesOf, eventName } from '../../../automations/evaluate.ts';
-import { nextCronTime } from '../../../automations/schedule.ts';
-import { renderTemplate } from '../../../automations/template.ts';
+import { MAX_WAIT_SECONDS, nextCronTime } from '../../../automations/schedule.ts';
 import type {
   Change,
   EmailAction,
@@ -50,6 +49,7 @@ import { recordBody } from '../records/present.ts';
 import type { StoredRecord } from '../records/types.ts';
 import { contactViewsOf, recipientsOf } from './contact-views.ts';
 import { type AutomationEventData, automationEvents } from './events.ts';
+import { type Rendered, renderSubjects } from './renderer.ts';
 import type { Run, RunAutomation, RunStep, RunTrigger } from './types.ts';
 
 /** Finished runs kept (the oldest go first); runs under way are always kept. */
@@ -192,16 +192,27 @@ function addStep(run: Run, step: RunStep): void {
   else run.steps.push(step);
 }
 
-/** When a wait step that starts at `nowMs` ends; a cron expression that never matches fails it. */
+/**
+ * When a wait step that starts at `nowMs` ends: at most MAX_WAIT_SECONDS later (the contract
+ * bounds a delay; a cron expression that matches no date within it fails the step).
+ */
 function waitEnd(action: WaitAction, nowMs: number, at: string): number {
   if (action.cron_expression === undefined) {
-    return nowMs + Math.round((action.delay_seconds ?? 0) * 1000);
+    // (An automation kept by an earlier version may hold a longer delay.)
+    const seconds = Math.min(action.delay_seconds ?? 0, MAX_WAIT_SECONDS);
+    return nowMs + Math.round(seconds * 1000);
   }
   const due = nextCronTime(action.cron_expression, action.timezone, nowMs);
   if (due === undefined) {
     throw new StepFailure(
       'schedule',
       `The cron expression '${action.cron_expression}' matches no date after ${at}.`,
+    );
+  }
+  if (due - nowMs > MAX_WAIT_SECONDS * 1000) {
+    throw new StepFailure(
+      'schedule',
+      `The cron expression '${action.cron_expression}' next matches on ${new Date(due).toISOString()}, more than a year (366 days) after ${at}: a wait ends at most a year after it starts.`,
     );
   }
   return due;
@@ -225,6 +236,8 @@ export class RunsModel implements Slice {
   private finished: number[] = [];
   private head = 0;
   private waiting: Run[] = [];
+  /** Runs loaded as running, until resumeRunning() takes them on. */
+  private interrupted: Run[] = [];
   /** The earliest resume_at_ms of the waiting runs. */
   private due: number | undefined;
   private sequence = 0;
@@ -294,7 +307,7 @@ export class RunsModel implements Slice {
       };
       this.runs.add(sequence, run);
       this.ctx.changed(String(sequence));
-      this.proceed(store, run, trigger.at, trigger.at_ms);
+      this.track(store, this.proceed(store, run, trigger.at, trigger.at_ms));
     }
     if (automations.length > 0) this.ctx.changed(META);
   }
@@ -313,7 +326,7 @@ export class RunsModel implements Slice {
       this.endWait(run, 'completed', at);
       run.status = 'running';
       this.ctx.changed(String(run.sequence));
-      this.proceed(store, run, at, nowMs);
+      this.track(store, this.proceed(store, run, at, nowMs));
     }
     return due.length;
   }
@@ -372,8 +385,11 @@ export class RunsModel implements Slice {
 
   // ---------------------------------------------------------------- steps
 
-  /** Run the steps from the next one until the run waits or ends; `at` and `nowMs` are now. */
-  private proceed(store: Store, run: Run, at: string, nowMs: number): void {
+  /**
+   * Run the steps from the next one until the run waits or ends; `at` and `nowMs` are now.
+   * A step whose subjects render in the worker returns the rest of the run, as a promise.
+   */
+  private proceed(store: Store, run: Run, at: string, nowMs: number): Promise<void> | undefined {
     const { actions } = run.automation;
     while (run.steps.length < actions.length) {
       const action = actions[run.steps.length]!;
@@ -402,13 +418,21 @@ export class RunsModel implements Slice {
             step = { status: 'completed', started_at: at, finished_at: at, until: due };
             break;
           }
-          default:
+          default: {
+            const send = sendOf(store, run, action);
+            if (send.render !== undefined) {
+              // Subjects render in the worker (renderer.ts): the run goes on once they have.
+              run.updated_at = at;
+              this.ctx.changed(String(run.sequence));
+              return this.rendered(store, run, send, at);
+            }
             step = {
               status: 'recorded',
               started_at: at,
               finished_at: at,
-              detail: { recipients: recipientsFor(store, run, action) },
+              detail: { recipients: send.recipients },
             };
+          }
         }
       } catch (err) {
         if (!(err instanceof StepFailure)) throw err;
@@ -424,6 +448,46 @@ export class RunsModel implements Slice {
       addStep(run, step);
     }
     this.finish(run, 'completed', at);
+  }
+
+  /**
+   * An email step's subjects are rendered (`startedAt` is when the step began): it is
+   * recorded, and the run goes on from the next step.
+   */
+  private async rendered(store: Store, run: Run, send: Send, startedAt: string): Promise<void> {
+    const generation = store.generation;
+    const subjects = await send.render!();
+    // A reset or a loaded snapshot replaced the run meanwhile.
+    if (store.generation !== generation || this.runs.get(run.sequence) !== run) return;
+    const nowMs = this.ctx.clock.nowMs();
+    const at = this.ctx.clock.iso(nowMs);
+    const recipients = send.recipients.map((recipient, i) => ({ ...recipient, ...subjects[i] }));
+    addStep(run, {
+      status: 'recorded',
+      started_at: startedAt,
+      finished_at: at,
+      detail: { recipients },
+    });
+    run.updated_at = at;
+    this.ctx.changed(String(run.sequence));
+    await this.proceed(store, run, at, nowMs);
+  }
+
+  /** Runs loaded as running (the sandbox stopped during a step): they go on from it. */
+  resumeRunning(store: Store): void {
+    const running = this.interrupted;
+    this.interrupted = [];
+    const nowMs = this.ctx.clock.nowMs();
+    for (const run of running) {
+      if (this.runs.get(run.sequence) === run && run.status === 'running') {
+        this.track(store, this.proceed(store, run, this.ctx.clock.iso(nowMs), nowMs));
+      }
+    }
+  }
+
+  /** The rest of a run, when a step left it for later: the write that started it waits for it. */
+  private track(store: Store, rest: Promise<void> | undefined): void {
+    if (rest !== undefined) store.work.track(rest);
   }
 
   /** A step done at `at` with nothing of its own to keep: shared, never changed. */
@@ -491,6 +555,7 @@ export class RunsModel implements Slice {
     this.finished = [];
     this.head = 0;
     this.waiting = [];
+    this.interrupted = [];
     this.due = undefined;
     this.sequence = 0;
     this.loading = undefined;
@@ -586,9 +651,11 @@ export class RunsModel implements Slice {
     const runs = new RunTable(prefix);
     const finished: Run[] = [];
     const waiting: Run[] = [];
+    const interrupted: Run[] = [];
     for (const run of loaded) {
       runs.add(run.sequence, run);
       if (run.status === 'waiting') waiting.push(run);
+      else if (run.status === 'running') interrupted.push(run);
       else if (run.finished_at !== null) finished.push(run);
     }
     finished.sort((a, b) => compareIso(a.finished_at!, b.finished_at!) || a.sequence - b.sequence);
@@ -596,6 +663,7 @@ export class RunsModel implements Slice {
     this.finished = finished.map((run) => run.sequence);
     this.head = 0;
     this.waiting = waiting;
+    this.interrupted = interrupted;
     this.due = undefined;
     for (const run of waiting) this.due = Math.min(this.due ?? Infinity, run.resume_at_ms!);
     this.sequence = sequence;
@@ -605,6 +673,11 @@ export class RunsModel implements Slice {
 
 /** The journal key of the id prefix and last sequence. */
 const META = 'meta';
+
+/** A time in epoch ms that a Date (so JSON and the data file) can hold. */
+function isDateMs(value: unknown): value is number {
+  return typeof value === 'number' && Math.abs(value) <= 8.64e15;
+}
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -655,8 +728,26 @@ function parseRun(item: unknown, at: string): Run {
   ) {
     throw new SnapshotError(`${at}.trigger`, 'must be an object with the record after the write');
   }
-  if (item['status'] === 'waiting' && typeof item['resume_at_ms'] !== 'number') {
-    throw new SnapshotError(`${at}.resume_at_ms`, 'must be a number on a waiting run');
+  if (item['status'] === 'waiting' && !isDateMs(item['resume_at_ms'])) {
+    if (item['resume_at_ms'] !== null && typeof item['resume_at_ms'] !== 'number') {
+      throw new SnapshotError(`${at}.resume_at_ms`, 'must be a number on a waiting run');
+    }
+    // A wait that ended past the dates JSON can hold (kept by a version that did not bound
+    // waits): the run fails with the reason, and the rest of the file loads.
+    const when = String(item['updated_at']);
+    (item['steps'] as unknown[]).push({
+      status: 'failed',
+      started_at: when,
+      finished_at: when,
+      error: {
+        code: 'schedule',
+        message:
+          'The wait ended later than any date the sandbox can keep: waits now end at most a year after they start.',
+      },
+    });
+    item['status'] = 'failed';
+    item['finished_at'] = when;
+    item['resume_at_ms'] = null;
   }
   // A loaded run has its own copy of the trigger: it names only this run.
   trigger['first'] = item['sequence'];
@@ -697,8 +788,16 @@ function presentRecord(store: Store, run: Run, record: StoredRecordView): unknow
   return recordBody({ store, teamId, type, listId: null }, record as Readonly<StoredRecord>);
 }
 
+/** What an email or LinkedIn step sends: to whom, and (email) how its subjects render. */
+interface Send {
+  /** `{ contact_id, address }` (email) or `{ contact_id, provider_value }` (LinkedIn). */
+  recipients: Record<string, unknown>[];
+  /** An email step's subjects, one per recipient, rendered in the worker; none to render: undefined. */
+  render: (() => Promise<Rendered[]>) | undefined;
+}
+
 /** Who an email or LinkedIn step would have sent to: the contacts its view shows now. */
-function recipientsFor(store: Store, run: Run, action: EmailAction | LinkedinAction): unknown[] {
+function sendOf(store: Store, run: Run, action: EmailAction | LinkedinAction): Send {
   const { team_id: teamId } = run.trigger;
   const view = contactViewsOf(store).find(teamId, action.recipient_view_id);
   if (view === undefined) {
@@ -715,29 +814,22 @@ function recipientsFor(store: Store, run: Run, action: EmailAction | LinkedinAct
   if (def === undefined) {
     throw new StepFailure('not_found', `No contact property has the id ${propertyId}.`);
   }
-  const variables = {
+  const contacts = recipientsOf(store, view);
+  const addressOf = (contact: Readonly<StoredRecord>) =>
+    own(def.list_id === null ? contact.default : contact.lists[def.list_id], def.slug) ?? null;
+  if (action.type === 'linkedin') {
+    const recipients = contacts.map((c) => ({ contact_id: c.id, provider_value: addressOf(c) }));
+    return { recipients, render: undefined };
+  }
+  const recipients = contacts.map((c) => ({ contact_id: c.id, address: addressOf(c) }));
+  if (contacts.length === 0) return { recipients, render: undefined };
+  const shared = {
     record: { ...run.trigger.after, id: run.trigger.record_id },
     automation: { id: run.automation.id, name: run.automation.name },
     object_type: run.trigger.object_type,
   };
-  return recipientsOf(store, view).map((contact) => {
-    const values = def.list_id === null ? contact.default : contact.lists[def.list_id];
-    const address = own(values, def.slug) ?? null;
-    if (action.type === 'linkedin') return { contact_id: contact.id, provider_value: address };
-    let subject: string;
-    try {
-      subject = renderTemplate(action.subject, {
-        ...variables,
-        contact: { ...contact.default, id: contact.id },
-      });
-    } catch (err) {
-      throw new StepFailure(
-        'template',
-        `The subject does not render for contact ${contact.id}: ${(err as Error).message}`,
-      );
-    }
-    return { contact_id: contact.id, address, subject };
-  });
+  const variables = contacts.map((c) => ({ ...c.default, id: c.id }));
+  return { recipients, render: () => renderSubjects(action.subject, shared, variables) };
 }
 
 export const runsSlice = defineSlice('automation_runs', (ctx) => new RunsModel(ctx));

@@ -38,19 +38,31 @@ export class ImportRunner {
   private readonly store: Store;
   private readonly importers = new WeakMap<ImportJob, RowImporter>();
   private timer: NodeJS.Immediate | undefined;
+  /** A step's work is under way: the next step waits for it. */
+  private waiting = false;
   private stopped = false;
 
   constructor(store: Store) {
     this.store = store;
   }
 
-  /** Make sure a step is scheduled while any job is processing. */
+  /**
+   * Make sure a step is scheduled while any job is processing. The next step waits for the
+   * work this one's rows started (automation steps, webhook deliveries: work.ts), so an
+   * import never runs ahead of its automations.
+   */
   kick(): void {
-    if (this.stopped || this.timer !== undefined || this.model.processing().length === 0) return;
+    if (this.stopped || this.waiting || this.timer !== undefined) return;
+    if (this.model.processing().length === 0) return;
     this.timer = setImmediate(() => {
       this.timer = undefined;
-      this.step();
-      this.kick();
+      this.waiting = true;
+      void this.store.work
+        .within(() => this.step())
+        .finally(() => {
+          this.waiting = false;
+          this.kick();
+        });
     });
   }
 
