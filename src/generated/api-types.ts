@@ -1513,14 +1513,21 @@ export interface components {
              * @enum {string}
              */
             type: "wait";
-            /** @description Relative delay in seconds. */
+            /**
+             * @description Relative delay in seconds: a wait ends at most a year (366 days, 31,622,400 s) after it
+             *     starts (the hosted limit is not published; the sandbox's).
+             */
             delay_seconds?: number;
             /**
              * @description Cron expression (the hosted dialect is not published; the sandbox takes 5 fields, minute
-             *     hour day-of-month month day-of-week, and when both day fields are restricted either matches).
+             *     hour day-of-month month day-of-week, and when both day fields are restricted either matches),
+             *     at most 256 characters, whose next match is at most a year (366 days) away.
              */
             cron_expression?: string;
-            /** @description IANA time zone name used for the cron expression (default UTC); a delay ignores it. */
+            /**
+             * @description IANA time zone name used for the cron expression, a region (`Europe/Paris`) or `UTC`
+             *     (default UTC); a delay ignores it.
+             */
             timezone?: string;
         } & (unknown | unknown);
         /** @description Sends an email to each contact of the recipient view (re-evaluated at each send step). */
@@ -1539,7 +1546,10 @@ export interface components {
             send_as_user_id: string;
             /** Format: uuid */
             template_id: string;
-            /** @description Liquid template rendered per recipient. */
+            /**
+             * @description Liquid template rendered per recipient: at most 10,000 characters, no tag that reads
+             *     template files (include, render, layout), at most 998 characters once rendered.
+             */
             subject: string;
         };
         /** @description Sends a LinkedIn message to each contact of the recipient view (re-evaluated at each send step). */
@@ -1569,6 +1579,7 @@ export interface components {
         AutomationWrite: {
             kind: components["schemas"]["AutomationKind"];
             name: string;
+            /** @description The steps, in order; at most 100 (the hosted limit is not published; the sandbox's). */
             actions?: components["schemas"]["ActionItem"][];
             /** @description Required on update automations; absent or null on lifecycle automations. */
             changeset?: components["schemas"]["Changeset"] | null;
@@ -1724,6 +1735,11 @@ export interface components {
             next_attempt_at?: string | null;
             /** @description True when the delivery failed for good (no attempt left). The sandbox's addition. */
             dead_lettered?: boolean;
+            /**
+             * @description Why no attempt was made: present only on a delivery the sandbox did not send because
+             *     100,000 deliveries were waiting to be sent or retried (its bound). The sandbox's addition.
+             */
+            not_sent?: string;
         };
         DeliveryAttempt: {
             attempt: number;

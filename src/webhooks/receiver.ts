@@ -153,12 +153,21 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     } catch {
       // not JSON: the headers say what it is
     }
-    const signature = verifySignature({
-      secret,
-      body,
-      header: header(req, SIGNATURE_HEADER),
-      nowS: Math.floor(opts.now() / 1000),
-    });
+    // Node joins repeated headers into one value: the verdict would depend on their order.
+    const signatures = req.headersDistinct[SIGNATURE_HEADER] ?? [];
+    const signature: SignatureVerdict =
+      signatures.length > 1
+        ? {
+            valid: false,
+            reason: 'malformed_header',
+            detail: `the request has ${signatures.length} X-Service-Signature headers; a delivery carries one (a header may list several v1 values)`,
+          }
+        : verifySignature({
+            secret,
+            body,
+            header: signatures[0],
+            nowS: Math.floor(opts.now() / 1000),
+          });
     const base = {
       kind: 'delivery' as const,
       at: new Date(opts.now()),

@@ -38,14 +38,23 @@ export function parseSignature(
     return { error: 'missing_header', detail: 'no X-Service-Signature header' };
   }
   let t: number | undefined;
+  let ts = 0;
   const v1: string[] = [];
   for (const part of header.split(',')) {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const key = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
+    if (key === 't') ts++;
     if (key === 't' && /^\d{1,12}$/.test(value)) t = Number(value);
     else if (key === 'v1' && value !== '') v1.push(value.toLowerCase());
+  }
+  if (ts > 1) {
+    // Two signatures in one value (repeated headers joined): which t signs which v1 is unknown.
+    return {
+      error: 'malformed_header',
+      detail: `the header has ${ts} t= parts; a signature has one (t=…,v1=…[,v1=…])`,
+    };
   }
   if (t === undefined) {
     return {

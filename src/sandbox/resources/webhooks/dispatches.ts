@@ -7,7 +7,8 @@
 //
 // and every event the function turns into a DispatchRequest is delivered by the engine:
 // only to an enabled, verified webhook of that team, signed, retried, listed. The listener
-// runs synchronously in the emitting write; the sending happens after it.
+// runs synchronously in the emitting write and only queues the request: the deliveries are
+// made a few milliseconds at a time before the write answers, and sent after it.
 
 import type { EventTopic } from '../../events.ts';
 import type { Store } from '../../store.ts';
@@ -24,6 +25,6 @@ export function deliverOn<T>(
 ): () => void {
   return store.events.on(topic, (event) => {
     const request = toDispatch(event);
-    if (request !== undefined) deliveriesOf(store).dispatch(request);
+    if (request !== undefined) deliveriesOf(store).enqueue(request);
   });
 }

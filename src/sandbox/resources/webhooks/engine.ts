@@ -19,15 +19,18 @@
 // Other resources ask for deliveries through dispatch() (see dispatches.ts); ping does too.
 
 import { createHmac } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import pkg from '../../../../package.json' with { type: 'json' };
 import type { Store } from '../../store.ts';
 import { type AttemptOutcome, MAX_ATTEMPTS, webhooksOf } from './model.ts';
 import { type Answer, type Outgoing, Sender } from './sender.ts';
-import type { WebhookSettings } from './settings.ts';
+import { MAX_WEBHOOK_MS, type WebhookSettings } from './settings.ts';
 import type { StoredDelivery, StoredWebhook } from './types.ts';
 
 /** Attempts in flight at once per webhook. */
 export const CONCURRENCY_PER_WEBHOOK = 16;
+/** Deliveries asked for by automations are made in slices of this many ms of work. */
+const SLICE_MS = 5;
 /** Longest wait one timer takes (setTimeout's limit); a longer one is re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const USER_AGENT = `ws-sandbox/${pkg.version}`;
@@ -103,6 +106,11 @@ export class DeliveryEngine {
   private readonly ready = new Map<string, Queue>();
   /** Timers of deliveries due later, by delivery id. */
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Deliveries automations asked for, not made yet (enqueue()). */
+  private intake: DispatchRequest[] = [];
+  private intakeHead = 0;
+  /** The work making them, while there is some. */
+  private making: Promise<void> | undefined;
   private generation: number;
   private offsetMs: number;
   private running = false;
@@ -156,6 +164,35 @@ export class DeliveryEngine {
     });
     this.schedule(delivery);
     return { dispatched: true, deliveryId: delivery.delivery_id };
+  }
+
+  /**
+   * Ask for a delivery to be made soon (an automation's webhook step: one write may ask for
+   * thousands). Deliveries are made SLICE_MS of work at a time, other requests answered in
+   * between; the write that asked waits for them (work.ts), so they are in the data file
+   * before its answer leaves.
+   */
+  enqueue(request: DispatchRequest): void {
+    this.intake.push(request);
+    this.making ??= this.make();
+    this.store.work.track(this.making);
+  }
+
+  private async make(): Promise<void> {
+    // After the write's other requests were queued (and after `making` is set).
+    await Promise.resolve();
+    try {
+      while (this.intakeHead < this.intake.length) {
+        const until = performance.now() + SLICE_MS;
+        do this.dispatch(this.intake[this.intakeHead++]!);
+        while (this.intakeHead < this.intake.length && performance.now() < until);
+        if (this.intakeHead < this.intake.length) await yieldToLoop();
+      }
+    } finally {
+      this.intake = [];
+      this.intakeHead = 0;
+      this.making = undefined;
+    }
   }
 
   /** Run `webhook`'s handshake (create, url change, verify); returns its delivery. */
@@ -271,17 +308,24 @@ export class DeliveryEngine {
     model.recordAttempt(
       delivery,
       outcome,
-      retry ? this.store.clock.nowMs() + this.retryDelay(made) : null,
+      retry ? this.store.clock.nowMs() + this.retryDelay(made, answer) : null,
     );
     if (delivery.type === 'verification') {
       model.endHandshake(delivery, outcome.status === 'success');
     }
   }
 
-  /** The wait before the retry that follows attempt `made`: its base delay, jittered. */
-  private retryDelay(made: number): number {
+  /**
+   * The wait before the retry that follows attempt `made`: its base delay, jittered; after a
+   * 429 or 503 whose Retry-After asks for longer, that long, up to MAX_WEBHOOK_MS (an hour,
+   * the longest retry delay a sandbox takes).
+   */
+  private retryDelay(made: number, answer: Answer): number {
     const base = this.settings.retryDelaysMs[made - 1]!;
-    return Math.round(base * (0.8 + 0.4 * this.settings.random()));
+    const delay = Math.round(base * (0.8 + 0.4 * this.settings.random()));
+    if (answer.statusCode !== 429 && answer.statusCode !== 503) return delay;
+    const asked = retryAfterMs(answer.retryAfter, Date.now());
+    return asked === undefined ? delay : Math.min(Math.max(delay, asked), MAX_WEBHOOK_MS);
   }
 
   private request(delivery: StoredDelivery, webhook: StoredWebhook): Outgoing {
@@ -329,6 +373,8 @@ export class DeliveryEngine {
   }
 
   private clear(): void {
+    // Deliveries asked for before a reset or a loaded snapshot are not made.
+    this.intakeHead = this.intake.length;
     for (const controller of this.inFlight.values()) controller.abort();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.inFlight.clear();
@@ -338,6 +384,18 @@ export class DeliveryEngine {
     // Attempts still settling belong to the old books.
     this.generation = Number.NaN;
   }
+}
+
+/**
+ * How long a Retry-After header asks to wait, in ms: delay-seconds or an HTTP date (RFC 9110
+ * 10.2.3) after `nowMs`; undefined when there is none or it cannot be read.
+ */
+export function retryAfterMs(header: string | null, nowMs: number): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 /** `X-Service-Signature` at `nowMs`: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */

@@ -187,6 +187,7 @@ function deliveryView(delivery: StoredDelivery): DeliveryView {
     updated_at: delivery.updated_at,
     next_attempt_at: delivery.next_attempt_at,
     dead_lettered: delivery.dead_lettered,
+    ...(delivery.not_sent === undefined ? {} : { not_sent: delivery.not_sent }),
   };
 }
 

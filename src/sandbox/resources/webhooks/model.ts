@@ -36,6 +36,13 @@ export const MAX_ATTEMPTS = 3;
  * every write of a large import.
  */
 export const KEPT_DELIVERIES = 10_000;
+/**
+ * Deliveries an attempt will follow (not yet sent, or to be retried) kept at most: past it,
+ * a new delivery is not sent but kept as failed, with the reason (`not_sent`). A bound on
+ * memory when automations ask for deliveries faster than receivers take them (one import
+ * of 20,000 rows with 50 webhook automations asks for a million).
+ */
+export const MAX_UNSENT_DELIVERIES = 100_000;
 
 export interface WebhookInput {
   name: string;
@@ -61,6 +68,15 @@ export class WebhooksModel implements Slice {
   private webhooks = new Map<string, StoredWebhook>();
   /** By id, in creation order (so oldest first). */
   private deliveries = new Map<string, StoredDelivery>();
+  /**
+   * Ids of the deliveries no attempt will follow, in the order they ended (from `head` on):
+   * the first to go when more than KEPT_DELIVERIES are kept. An id may be of a delivery
+   * gone since (its webhook was deleted).
+   */
+  private ended: string[] = [];
+  private head = 0;
+  /** Deliveries an attempt will follow. */
+  private unsent = 0;
   private seq = 0;
   /** What the journal holds, until entriesLoaded() checks it and puts it in place. */
   private loading:
@@ -146,6 +162,7 @@ export class WebhooksModel implements Slice {
     for (const [id, delivery] of this.deliveries) {
       if (delivery.webhook_id === webhook.id) {
         this.deliveries.delete(id);
+        if (delivery.next_attempt_at !== null) this.unsent--;
         this.ctx.changed(deliveryKey(id));
         dropped.push(id);
       }
@@ -181,10 +198,14 @@ export class WebhooksModel implements Slice {
 
   // ---------------------------------------------------------------- deliveries
 
-  /** A new delivery to `webhook`, due now, with no attempt made. */
+  /**
+   * A new delivery to `webhook`, due now, with no attempt made; or, when MAX_UNSENT_DELIVERIES
+   * are waiting already, one that will not be sent, failed with the reason.
+   */
   addDelivery(webhook: StoredWebhook, input: NewDelivery): StoredDelivery {
     const at = this.ctx.clock.iso();
     const id = randomId();
+    const full = this.unsent >= MAX_UNSENT_DELIVERIES;
     const delivery: StoredDelivery = {
       delivery_id: id,
       webhook_id: webhook.id,
@@ -192,7 +213,7 @@ export class WebhooksModel implements Slice {
       type: input.type,
       event: input.event,
       url: webhook.url,
-      status: 'pending',
+      status: full ? 'failed' : 'pending',
       status_code: null,
       attempts: 0,
       created_at: at,
@@ -206,6 +227,11 @@ export class WebhooksModel implements Slice {
       seq: ++this.seq,
     };
     this.deliveries.set(delivery.delivery_id, delivery);
+    this.unsent++;
+    if (full) {
+      delivery.not_sent = `not sent: ${MAX_UNSENT_DELIVERIES} deliveries were waiting to be sent or retried, the most the sandbox keeps; its receivers take deliveries more slowly than automations ask for them`;
+      this.finish(delivery, true);
+    }
     this.ctx.changed(deliveryKey(id));
     this.forgetOld();
     return delivery;
@@ -257,6 +283,9 @@ export class WebhooksModel implements Slice {
   reset(): void {
     this.webhooks = new Map();
     this.deliveries = new Map();
+    this.ended = [];
+    this.head = 0;
+    this.unsent = 0;
     this.seq = 0;
     this.loading = undefined;
   }
@@ -352,11 +381,21 @@ export class WebhooksModel implements Slice {
     this.webhooks = webhooks;
     this.deliveries = deliveries;
     this.seq = seq;
+    // The ones that ended, oldest first (the order they ended is not kept).
+    this.ended = [];
+    this.head = 0;
+    this.unsent = 0;
+    for (const [id, delivery] of deliveries) {
+      if (delivery.next_attempt_at === null) this.ended.push(id);
+      else this.unsent++;
+    }
   }
 
   // ------------------------------------------------------------------ private
 
   private finish(delivery: StoredDelivery, deadLettered: boolean): void {
+    if (delivery.next_attempt_at !== null) this.unsent--;
+    this.ended.push(delivery.delivery_id);
     delivery.next_attempt_at = null;
     delivery.dead_lettered = deadLettered;
     if (delivery.body !== null) {
@@ -371,15 +410,21 @@ export class WebhooksModel implements Slice {
     this.ctx.changed(webhookKey(webhook.id));
   }
 
-  /** Keep at most KEPT_DELIVERIES: drop the oldest that no attempt will follow. */
+  /**
+   * Keep at most KEPT_DELIVERIES: drop the ones that ended first (those an attempt will
+   * follow are all kept). Each delivery ends and is dropped once: O(1) a delivery.
+   */
   private forgetOld(): void {
-    if (this.deliveries.size <= KEPT_DELIVERIES) return;
-    for (const [id, delivery] of this.deliveries) {
-      if (delivery.next_attempt_at === null) {
-        this.deliveries.delete(id);
-        this.ctx.changed(deliveryKey(id));
-      }
-      if (this.deliveries.size <= KEPT_DELIVERIES) return;
+    while (this.deliveries.size > KEPT_DELIVERIES && this.head < this.ended.length) {
+      const id = this.ended[this.head++]!;
+      const delivery = this.deliveries.get(id);
+      if (delivery === undefined || delivery.next_attempt_at !== null) continue;
+      this.deliveries.delete(id);
+      this.ctx.changed(deliveryKey(id));
+    }
+    if (this.head > 4096 && this.head * 2 > this.ended.length) {
+      this.ended = this.ended.slice(this.head);
+      this.head = 0;
     }
   }
 }
@@ -453,6 +498,7 @@ const DELIVERY_SHAPE: Record<keyof StoredDelivery, Check> = {
   challenge: orNull(isString),
   history: Array.isArray,
   seq: isCount,
+  not_sent: (v) => v === undefined || typeof v === 'string',
 };
 
 const ATTEMPT_SHAPE: Record<keyof StoredAttempt, Check> = {

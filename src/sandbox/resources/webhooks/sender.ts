@@ -30,6 +30,8 @@ export interface Answer {
   body: string | null;
   bodyTruncated: boolean;
   durationMs: number;
+  /** The answer's Retry-After header, as sent; null when it had none. */
+  retryAfter: string | null;
 }
 
 class TimedOut extends Error {}
@@ -118,6 +120,7 @@ export class Sender {
             body: body.text,
             bodyTruncated: body.truncated,
             durationMs: Math.round(performance.now() - started),
+            retryAfter: res.headers['retry-after'] ?? null,
           });
         });
       });
@@ -151,6 +154,7 @@ function failure(error: string, started: number): Answer {
     body: null,
     bodyTruncated: false,
     durationMs: Math.round(performance.now() - started),
+    retryAfter: null,
   };
 }
 

@@ -69,6 +69,8 @@ export interface StoredDelivery {
   history: StoredAttempt[];
   /** Creation order, for newest-first listings and their cursors. */
   seq: number;
+  /** Why no attempt was made (too many deliveries waiting: MAX_UNSENT_DELIVERIES). */
+  not_sent?: string;
 }
 
 /** A delivery in listings (api.md, "Webhook delivery"), with the sandbox's two additions. */
@@ -86,6 +88,7 @@ export interface DeliveryView {
   updated_at: string;
   next_attempt_at: string | null;
   dead_lettered: boolean;
+  not_sent?: string;
 }
 
 export interface AttemptView extends StoredAttempt {
