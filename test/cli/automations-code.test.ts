@@ -259,6 +259,32 @@ describe('ws automations validate', () => {
     assert.deepEqual(await all('deal'), []);
   });
 
+  it('a subject that would read a file is refused, naming the tag', async () => {
+    await http('PUT', '/__sandbox/contact_views/7f9b6a5e-1c8d-4e0f-9a2b-4c5d6e7f8091', {
+      name: 'Champions',
+    });
+    const file = join(dir, 'include.yaml');
+    writeFileSync(
+      file,
+      [
+        'version: 1',
+        'automations:',
+        '  deal:',
+        '    - name: Leak',
+        '      on_create: true',
+        '      actions:',
+        `        - email: {recipient_view: Champions, recipient_email_property: email, send_as_user_id: u1, template_id: 8a0c7b6f-2d9e-4f1a-8b3c-5d6e7f809102, subject: "{% include '.env' %}"}`,
+        '',
+      ].join('\n'),
+    );
+    const r = await ws('automations', 'validate', file);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /include\.yaml:7:\d+: .*subject uses \{% include %\}.*may not read files/);
+    const a = await ws('automations', 'apply', '-f', file, '--yes');
+    assert.equal(a.code, 2);
+    assert.deepEqual(await all('deal'), []);
+  });
+
   it('a valid file', async () => {
     const file = join(dir, 'good.yaml');
     writeFileSync(

@@ -210,6 +210,43 @@ describe('ws webhooks listen against a sandbox', () => {
     });
   });
 
+  it('refuses a delivery with two signatures, whatever their order', async () => {
+    const s = listen(['--forward-to', handler.url, '--format', 'ndjson', '--print-secret']);
+    const r = await ready(s);
+    const body =
+      '{"id":"y","webhook_id":"w","event":"webhook.test","occurred_at":"2026-01-01T00:00:00Z","data":{}}';
+    const t0 = Math.floor(Date.now() / 1000);
+    const good = `t=${t0},v1=${hmac(r.secret, t0, body)}`;
+    const bad = `t=${t0 - 7},v1=${hmac('whsec_wrongwrongwrongwrongwrongwrong00', t0 - 7, body)}`;
+    /** POST with the signature header sent once per value (node:http keeps them apart). */
+    const send = (signature: string | string[]) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(r.url, {
+          method: 'POST',
+          headers: { 'x-service-signature': signature, 'content-type': 'application/json' },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (const signature of [[good, bad], [bad, good], `${good}, ${bad}`, `${bad}, ${good}`]) {
+      const answer = await send(signature);
+      assert.equal(answer.status, 400, JSON.stringify(signature));
+      assert.match(answer.text, /2 X-Service-Signature headers|2 t= parts/);
+    }
+    assert.equal((await send(good)).status, 200);
+    assert.equal(handler.posts().length, 1, 'only the delivery with one signature was forwarded');
+    s.child.kill('SIGINT');
+    await s.exited;
+  });
+
   it('--events leaves other events out: acknowledged, not forwarded, not printed', async () => {
     const s = listen(['--forward-to', handler.url, '--events', 'record.*', '--format', 'ndjson']);
     const r = await ready(s);

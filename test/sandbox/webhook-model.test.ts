@@ -22,32 +22,32 @@ function withWebhook() {
 }
 
 describe('the webhooks slice', () => {
-  test(`keeps the latest ${KEPT_DELIVERIES} deliveries, dropping the oldest finished ones`, () => {
+  test(`keeps the latest ${KEPT_DELIVERIES} deliveries that ended, in the order they ended, and every one still due`, () => {
     const { model, webhook } = withWebhook();
     const body = (id: string) => `{"id":"${id}"}`;
-    const first = model.addDelivery(webhook, {
-      type: 'delivery',
-      event: 'e',
-      body,
-      challenge: null,
-    });
-    const second = model.addDelivery(webhook, {
-      type: 'delivery',
-      event: 'e',
-      body,
-      challenge: null,
-    });
-    // The first stays due (an attempt will follow); the second is finished.
-    model.deadLetter(second);
-    for (let i = 0; i < KEPT_DELIVERIES; i++) {
-      const d = model.addDelivery(webhook, { type: 'delivery', event: 'e', body, challenge: null });
-      model.deadLetter(d);
-    }
+    const add = () =>
+      model.addDelivery(webhook, { type: 'delivery', event: 'e', body, challenge: null });
+    const due = add();
+    const older = add();
+    const newer = add();
+    // The first stays due (an attempt will follow); the newer one ends before the older one.
+    model.deadLetter(newer);
+    model.deadLetter(older);
+    for (let i = 0; i < KEPT_DELIVERIES - 2; i++) model.deadLetter(add());
+    assert.equal([...model.newestFirst()].length, KEPT_DELIVERIES + 1);
+    model.deadLetter(add());
+    assert.equal(model.delivery(newer.delivery_id), undefined, 'the first to end goes first');
+    assert.equal(model.delivery(older.delivery_id), older);
+    model.deadLetter(add());
+    assert.equal(model.delivery(older.delivery_id), undefined);
     const kept = [...model.newestFirst()];
-    assert.equal(kept.length, KEPT_DELIVERIES);
-    assert.equal(model.delivery(first.delivery_id), first, 'a due delivery is never dropped');
-    assert.equal(model.delivery(second.delivery_id), undefined);
-    assert.equal(kept.at(-1), first);
+    assert.equal(kept.length, KEPT_DELIVERIES + 1);
+    assert.equal(model.delivery(due.delivery_id), due, 'a due delivery is never dropped');
+    assert.equal(kept.at(-1), due);
+    // Deliveries still due are kept, however many.
+    const more = Array.from({ length: KEPT_DELIVERIES + 5 }, add);
+    assert.equal([...model.newestFirst()].length, 2 * KEPT_DELIVERIES + 6);
+    assert.ok(more.every((d) => model.delivery(d.delivery_id) === d));
   });
 
   test('a snapshot round-trips, and a corrupt one is refused without quoting the secret', () => {

@@ -394,7 +394,8 @@ export function retryAfterMs(header: string | null, nowMs: number): number | und
   if (header === null) return undefined;
   const value = header.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
+  // An HTTP date starts with its day's name (IMF-fixdate, RFC 850 and asctime forms).
+  const date = /^[A-Za-z]/.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 

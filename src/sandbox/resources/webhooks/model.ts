@@ -31,9 +31,9 @@ import type {
 /** A delivery is attempted at most this often: the first attempt and 2 retries (api.md). */
 export const MAX_ATTEMPTS = 3;
 /**
- * Deliveries kept (the oldest that no attempt will follow go first): enough history for any
- * test or CI run, and a bound on memory and on the data file when automations fire on
- * every write of a large import.
+ * Deliveries that ended kept (those that ended first go first; every delivery an attempt
+ * will follow is kept): enough history for any test or CI run, and a bound on memory and on
+ * the data file when automations fire on every write of a large import.
  */
 export const KEPT_DELIVERIES = 10_000;
 /**
@@ -233,7 +233,6 @@ export class WebhooksModel implements Slice {
       this.finish(delivery, true);
     }
     this.ctx.changed(deliveryKey(id));
-    this.forgetOld();
     return delivery;
   }
 
@@ -403,6 +402,7 @@ export class WebhooksModel implements Slice {
       delivery.body = kept.text;
       delivery.body_truncated = kept.truncated;
     }
+    this.forgetOld();
   }
 
   private touch(webhook: StoredWebhook): void {
@@ -411,11 +411,12 @@ export class WebhooksModel implements Slice {
   }
 
   /**
-   * Keep at most KEPT_DELIVERIES: drop the ones that ended first (those an attempt will
-   * follow are all kept). Each delivery ends and is dropped once: O(1) a delivery.
+   * Keep the latest KEPT_DELIVERIES that ended: drop the ones that ended first (those an
+   * attempt will follow are all kept). Each delivery ends and is dropped once: O(1) a
+   * delivery.
    */
   private forgetOld(): void {
-    while (this.deliveries.size > KEPT_DELIVERIES && this.head < this.ended.length) {
+    while (this.deliveries.size - this.unsent > KEPT_DELIVERIES && this.head < this.ended.length) {
       const id = this.ended[this.head++]!;
       const delivery = this.deliveries.get(id);
       if (delivery === undefined || delivery.next_attempt_at !== null) continue;
