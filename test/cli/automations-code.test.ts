@@ -279,7 +279,10 @@ describe('ws automations validate', () => {
     );
     const r = await ws('automations', 'validate', file);
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /include\.yaml:7:\d+: .*subject uses \{% include %\}.*may not read files/);
+    assert.match(
+      r.stderr,
+      /include\.yaml:7:\d+: .*subject uses \{% include %\}.*may not read files/,
+    );
     const a = await ws('automations', 'apply', '-f', file, '--yes');
     assert.equal(a.code, 2);
     assert.deepEqual(await all('deal'), []);
