@@ -56,7 +56,7 @@ export class CompiledAutomations {
     const recording: Workspace = {
       definitions: (type, listId) => {
         const definitions = workspace.definitions(type, listId);
-        reads.set(readKey(type, listId), canonicalJson(definitions ?? null));
+        reads.set(readKey(type, listId), definitionsJson(definitions));
         return definitions;
       },
       record: (type, id) => workspace.record(type, id),
@@ -70,6 +70,22 @@ export class CompiledAutomations {
   }
 }
 
+/**
+ * A definition list as canonical JSON: made once per list (the properties model hands out
+ * the same list until a definition changes), so checking hundreds of kept compiles against
+ * it costs a look-up each.
+ */
+const jsonOfList = new WeakMap<object, string>();
+function definitionsJson(definitions: readonly unknown[] | undefined): string {
+  if (definitions === undefined) return 'null';
+  let json = jsonOfList.get(definitions);
+  if (json === undefined) {
+    json = canonicalJson(definitions);
+    jsonOfList.set(definitions, json);
+  }
+  return json;
+}
+
 function readKey(type: string, listId: string | null): string {
   return `${type}\u0000${listId ?? ''}`;
 }
@@ -78,9 +94,7 @@ function readKey(type: string, listId: string | null): string {
 function readsSame(entry: Entry, workspace: Workspace): boolean {
   for (const [key, json] of entry.reads) {
     const [type, listId] = key.split('\u0000') as [string, string];
-    if (
-      canonicalJson(workspace.definitions(type, listId === '' ? null : listId) ?? null) !== json
-    ) {
+    if (definitionsJson(workspace.definitions(type, listId === '' ? null : listId)) !== json) {
       return false;
     }
   }

@@ -24,8 +24,10 @@ import { renderTemplate, TemplateError } from '../../../automations/template.ts'
 
 /** Worker time a step's renders may take in all (ms). */
 export const STEP_RENDER_MS = 5_000;
-/** Recipients sent to the worker in one message. */
+/** Recipients sent to the worker in one message: at most this many, */
 const BATCH = 200;
+/** and about this many characters of their values (a message is copied on this thread). */
+const BATCH_CHARACTERS = 256 * 1024;
 /** How much longer than its budget a batch may take before the worker is stopped (ms). */
 const GRACE_MS = 2_000;
 /** The worker's heap cap (MiB). */
@@ -61,8 +63,13 @@ export async function renderSubjects(
 ): Promise<Rendered[]> {
   const results: Rendered[] = [];
   let budgetMs = STEP_RENDER_MS;
-  for (let i = 0; i < contacts.length; i += BATCH) {
-    const batch = contacts.slice(i, i + BATCH);
+  for (let i = 0; i < contacts.length; ) {
+    const batch = [contacts[i++]!];
+    let characters = charactersOf(batch[0]);
+    while (i < contacts.length && batch.length < BATCH && characters < BATCH_CHARACTERS) {
+      characters += charactersOf(contacts[i]);
+      batch.push(contacts[i++]!);
+    }
     if (budgetMs <= 0) {
       for (const _ of batch) results.push(budgetSpent());
       continue;
@@ -72,6 +79,17 @@ export async function renderSubjects(
     budgetMs -= answer.tookMs;
   }
   return results;
+}
+
+/** About how many characters a recipient's values hold (what copying them costs). */
+function charactersOf(values: Record<string, unknown> | undefined): number {
+  let n = 0;
+  for (const value of Object.values(values ?? {})) {
+    if (typeof value === 'string') n += value.length;
+    else if (Array.isArray(value)) for (const item of value) n += String(item).length;
+    else n += 8;
+  }
+  return n;
 }
 
 function budgetSpent(): Rendered {
