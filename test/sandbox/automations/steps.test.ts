@@ -85,7 +85,7 @@ describe('automations: what each step does', () => {
       {
         type: 'webhook.dispatch',
         teamId: sandbox.teamId,
-        webhookId: WEBHOOK_ID,
+        webhookIds: [WEBHOOK_ID],
         event: 'deal.updated',
         occurredAt: run.started_at,
         data,

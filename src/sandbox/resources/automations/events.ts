@@ -22,7 +22,11 @@ export interface AutomationEventData {
 export interface WebhookDispatch {
   readonly type: 'webhook.dispatch';
   readonly teamId: string;
-  readonly webhookId: string;
+  /**
+   * The webhooks the run's steps name, in order: the webhook steps done together (all of a
+   * run whose steps are done at once, else the one step), one event each.
+   */
+  readonly webhookIds: readonly string[];
   /** The event name: `deal.updated`, `contact.created`, `deal.deleted`, `deal.restored`. */
   readonly event: string;
   /** When the step ran (sandbox clock, ISO-8601): the delivery's `occurred_at`. */

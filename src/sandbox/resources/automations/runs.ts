@@ -243,6 +243,8 @@ export class RunsModel implements Slice {
   private sequence = 0;
   /** Per automation: whether its runs are done at once (isInstant). */
   private instant = new WeakMap<RunAutomation, boolean>();
+  /** Per automation: the webhooks its steps name (webhookIdsOf). */
+  private webhookIds = new WeakMap<RunAutomation, readonly string[]>();
   /** The shared steps of the latest instant steps were done at. */
   private done: { at: string; dispatched: RunStep; recorded: RunStep } = {
     at: '',
@@ -283,10 +285,8 @@ export class RunsModel implements Slice {
             run ??= instantRun(this.prefix, trigger, sequence);
             return run;
           };
-          for (const action of automation.actions) {
-            if (action.type === 'webhook')
-              this.dispatch(store, trigger, made, action.webhook_id, trigger.at);
-          }
+          const webhookIds = this.webhookIdsOf(automation);
+          if (webhookIds.length > 0) this.dispatch(store, trigger, made, webhookIds, trigger.at);
         }
         this.finished.push(sequence);
         this.ctx.changed(String(sequence));
@@ -401,7 +401,7 @@ export class RunsModel implements Slice {
             // Done at once, and what they did follows from the action: one shared step.
             step = this.doneStep(action.type === 'webhook' ? 'dispatched' : 'recorded', at);
             if (action.type === 'webhook')
-              this.dispatch(store, run.trigger, () => run, action.webhook_id, at);
+              this.dispatch(store, run.trigger, () => run, [action.webhook_id], at);
             break;
           case 'wait': {
             const due = waitEnd(action, nowMs, at);
@@ -502,12 +502,22 @@ export class RunsModel implements Slice {
     return this.done[status];
   }
 
-  /** Hand the run's webhook event to the delivery engine (when one listens). */
+  /** The webhooks an automation's steps name, in order (kept per automation). */
+  private webhookIdsOf(automation: RunAutomation): readonly string[] {
+    let ids = this.webhookIds.get(automation);
+    if (ids === undefined) {
+      ids = automation.actions.flatMap((a) => (a.type === 'webhook' ? [a.webhook_id] : []));
+      this.webhookIds.set(automation, ids);
+    }
+    return ids;
+  }
+
+  /** Hand the run's webhook event, for each of `webhookIds`, to the delivery engine. */
   private dispatch(
     store: Store,
     trigger: RunTrigger,
     runOf: () => Run,
-    webhookId: string,
+    webhookIds: readonly string[],
     at: string,
   ): void {
     const { events } = this.ctx;
@@ -516,7 +526,7 @@ export class RunsModel implements Slice {
     events.emit(automationEvents, {
       type: 'webhook.dispatch',
       teamId: trigger.team_id,
-      webhookId,
+      webhookIds,
       event: eventName(trigger.object_type, trigger.type),
       occurredAt: at,
       data: () => {

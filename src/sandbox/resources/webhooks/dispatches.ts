@@ -15,16 +15,18 @@ import type { Store } from '../../store.ts';
 import { type DispatchRequest, deliveriesOf } from './engine.ts';
 
 /**
- * Deliver the events of `topic` that `toDispatch` turns into a dispatch request (undefined:
- * not one for a webhook). Returns the unsubscribe.
+ * Deliver the events of `topic` that `toDispatch` turns into dispatch requests (one, or
+ * several: an event for several webhooks; undefined: not one for a webhook). Returns the
+ * unsubscribe.
  */
 export function deliverOn<T>(
   store: Store,
   topic: EventTopic<T>,
-  toDispatch: (event: T) => DispatchRequest | undefined,
+  toDispatch: (event: T) => DispatchRequest | readonly DispatchRequest[] | undefined,
 ): () => void {
   return store.events.on(topic, (event) => {
-    const request = toDispatch(event);
-    if (request !== undefined) deliveriesOf(store).enqueue(request);
+    const requests = toDispatch(event);
+    if (requests === undefined) return;
+    deliveriesOf(store).enqueue(Array.isArray(requests) ? requests : [requests as DispatchRequest]);
   });
 }

@@ -106,9 +106,11 @@ export class DeliveryEngine {
   private readonly ready = new Map<string, Queue>();
   /** Timers of deliveries due later, by delivery id. */
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Deliveries automations asked for, not made yet (enqueue()). */
-  private intake: DispatchRequest[] = [];
+  /** Deliveries automations asked for, not made yet (enqueue()), a batch an event. */
+  private intake: (readonly DispatchRequest[])[] = [];
+  /** The next to make: its batch, and its place in the batch. */
   private intakeHead = 0;
+  private intakeItem = 0;
   /** The work making them, while there is some. */
   private making: Promise<void> | undefined;
   private generation: number;
@@ -172,8 +174,9 @@ export class DeliveryEngine {
    * between; the write that asked waits for them (work.ts), so they are in the data file
    * before its answer leaves.
    */
-  enqueue(request: DispatchRequest): void {
-    this.intake.push(request);
+  enqueue(requests: readonly DispatchRequest[]): void {
+    if (requests.length === 0) return;
+    this.intake.push(requests);
     this.making ??= this.make();
     this.store.work.track(this.making);
   }
@@ -184,13 +187,20 @@ export class DeliveryEngine {
     try {
       while (this.intakeHead < this.intake.length) {
         const until = performance.now() + SLICE_MS;
-        do this.dispatch(this.intake[this.intakeHead++]!);
-        while (this.intakeHead < this.intake.length && performance.now() < until);
+        do {
+          const batch = this.intake[this.intakeHead]!;
+          this.dispatch(batch[this.intakeItem++]!);
+          if (this.intakeItem === batch.length) {
+            this.intakeHead++;
+            this.intakeItem = 0;
+          }
+        } while (this.intakeHead < this.intake.length && performance.now() < until);
         if (this.intakeHead < this.intake.length) await yieldToLoop();
       }
     } finally {
       this.intake = [];
       this.intakeHead = 0;
+      this.intakeItem = 0;
       this.making = undefined;
     }
   }
@@ -375,6 +385,7 @@ export class DeliveryEngine {
   private clear(): void {
     // Deliveries asked for before a reset or a loaded snapshot are not made.
     this.intakeHead = this.intake.length;
+    this.intakeItem = 0;
     for (const controller of this.inFlight.values()) controller.abort();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.inFlight.clear();

@@ -53,13 +53,16 @@ export function webhooksResource(options: WebhookOptions = {}): Resource {
     subscribe: (store) => {
       setUpDeliveries(store, settings);
       // The webhook steps of automation runs: their events go to the webhook they name.
-      deliverOn(store, automationEvents, (e) => ({
-        teamId: e.teamId,
-        webhookId: e.webhookId,
-        event: e.event,
-        data: () => ({ ...e.data() }),
-        occurredAt: e.occurredAt,
-      }));
+      deliverOn(store, automationEvents, (e) => {
+        const data = () => ({ ...e.data() });
+        return e.webhookIds.map((webhookId) => ({
+          teamId: e.teamId,
+          webhookId,
+          event: e.event,
+          data,
+          occurredAt: e.occurredAt,
+        }));
+      });
     },
     // Deliveries restored from a data file are sent at start; the engine stops at close.
     start: (store) => {
