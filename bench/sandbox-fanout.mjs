@@ -2,7 +2,7 @@
 // deliveries, and while an import fires webhook automations on every row.
 //
 //   node bench/sandbox-fanout.mjs [--runs N] [--sizes 1000,3000,10000,30000] [--rows N]
-//        [--automations N] [--part a|b]                  (default 3 runs; both parts)
+//        [--automations N] [--part abc]             (default 3 runs; every part)
 //
 // Three processes, as a user runs them: the built `ws sandbox start` (run `npm run build`
 // first), a receiver (this file with --receiver) that answers every delivery 200 at once and
@@ -16,7 +16,9 @@
 // contact rows, in one asynchronous job, into a sandbox with AUTOMATIONS (50) on_create
 // automations each with a webhook action: 1,000,000 deliveries asked for; past 100,000
 // waiting to be sent, the sandbox keeps them failed (not_sent). Timed from the import until
-// its job is complete and the deliveries made are sent; health p99 throughout.
+// its job is complete and the deliveries made are sent; health p99 throughout. Part C: a
+// deal created fires an email step whose subject renders to its time limit (50 ms) for each
+// of 99 recipients (the step's 5 s budget): health p99 while the worker renders.
 //
 // The baseline, in the same run: health answers with nothing else going on. Figures are
 // medians of the runs with their spread (min-max); runs of the sizes are interleaved.
@@ -36,7 +38,7 @@ const RUNS = Number(flag('--runs', 3));
 const SIZES = flag('--sizes', '1000,3000,10000,30000').split(',').map(Number);
 const ROWS = Number(flag('--rows', 20_000));
 const AUTOMATIONS = Number(flag('--automations', 50));
-const PART = flag('--part', 'ab');
+const PART = flag('--part', 'abc');
 const BIN = new URL('../bin/ws.js', import.meta.url).pathname;
 
 /** The child: a receiver answering 200 at once, counting deliveries per id. */
@@ -294,6 +296,56 @@ async function main() {
     console.log(`health max (ms)          ${spread(maxes)}`);
     console.log(`deliveries received      ${spread(sent, 0)}`);
     console.log(`failed ones kept (of the latest 10,000 ended)  ${spread(notSent, 0)}`);
+  }
+
+  if (PART.includes('c')) {
+    // A hostile subject: every render runs to its time limit.
+    const p99s = [];
+    const maxes = [];
+    const writes = [];
+    for (let run = 0; run < RUNS; run++) {
+      await fresh();
+      const view = '7f9b6a5e-1c8d-4e0f-9a2b-4c5d6e7f8091';
+      await http('PUT', `/__sandbox/contact_views/${view}`, { name: 'All' });
+      const defs = (await http('GET', prism('contact/properties'))).body.contact;
+      const email = Object.values(defs).find((d) => d.slug === 'email').id;
+      await http('POST', prism('contact/import'), {
+        objects: Array.from({ length: 99 }, (_, i) => ({
+          default: { name: `C${i}`, email: `c${i}@example.com` },
+        })),
+      });
+      await http('POST', prism('deal/triggered_automations'), {
+        kind: 'lifecycle',
+        name: 'Hostile subject',
+        on_create: true,
+        state: { filter: [] },
+        actions: [
+          {
+            type: 'email',
+            recipient_view_id: view,
+            recipient_view_object_type: 'contact',
+            recipient_email_prop_def_id: email,
+            send_as_user_id: 'u',
+            template_id: view,
+            subject: '{% for i in (1..5000) %}{% for j in (1..5000) %}{% endfor %}{% endfor %}',
+          },
+        ],
+      });
+      const stop = pollHealth();
+      await new Promise((r) => setTimeout(r, 200));
+      const started = performance.now();
+      const created = await http('POST', prism('deal'), { default: { name: 'Big' } });
+      if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+      writes.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 200));
+      const health = await stop();
+      p99s.push(percentile(health, 99));
+      maxes.push(Math.max(...health));
+    }
+    console.log(`\nPart C: a subject that renders to its time limit, 99 recipients (median (min-max) of ${RUNS} runs)`);
+    console.log(`write answered (ms)      ${spread(writes, 0)}`);
+    console.log(`health p99 (ms)          ${spread(p99s)}`);
+    console.log(`health max (ms)          ${spread(maxes)}`);
   }
 
   agent.destroy();

@@ -205,6 +205,7 @@ ${LANGUAGE_HELP}
         .option('--record <id>', 'only the runs of this record')
         .addOption(
           new Option('--status <status>', 'only runs in this state').choices([
+            'running',
             'waiting',
             'completed',
             'failed',
@@ -238,7 +239,13 @@ service this explains so (exit 1); \`ws automations test\` answers "would it fir
             type,
             automation,
             record: f.string('--record'),
-            status: f.choice('--status', ['waiting', 'completed', 'failed', 'cancelled'] as const),
+            status: f.choice('--status', [
+              'running',
+              'waiting',
+              'completed',
+              'failed',
+              'cancelled',
+            ] as const),
             steps: f.boolean('--steps'),
             ...pageOptions(f),
           });

@@ -95,7 +95,13 @@ export function deleteAutomation(ctx: RequestContext): Reply {
 
 // ---------------------------------------------------------------- control: runs
 
-const RUN_STATUSES: readonly RunStatus[] = ['waiting', 'completed', 'failed', 'cancelled'];
+const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'waiting',
+  'completed',
+  'failed',
+  'cancelled',
+];
 const RUN_FILTERS = ['automation_id', 'record_id', 'object_type', 'status', 'after', 'limit'];
 const MAX_RUNS_PAGE = 1000;
 
