@@ -239,6 +239,11 @@ describe('ws props export, diff and apply', () => {
     );
     const json = await ws(['props', 'diff', '-f', path, '--json']);
     assert.equal(json.code, 1);
+    // stderr is the JSON error form, one line (as the README says), nothing else.
+    const error = JSON.parse(json.stderr).error;
+    assert.equal(error.code, 'differences');
+    assert.match(error.message, /differs from .*edit\.yaml: 0 to create, 1 to update\./);
+    assert.equal(json.stderr.trim().split('\n').length, 1);
     assert.deepEqual(
       JSON.parse(json.stdout).filter((c: { action: string }) => c.action !== 'unchanged'),
       [

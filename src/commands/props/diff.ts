@@ -31,7 +31,8 @@ export function printPlan(deps: Deps, plan: Plan): void {
   else if (deps.format === 'ndjson')
     for (const c of changesOf(plan)) deps.io.println(JSON.stringify(c));
   else deps.io.write(planText(deps.io.out, plan));
-  if (plan.kept.length > 0) {
+  // Scripts read stderr as JSON errors: what is kept is in the plan's answer.
+  if (plan.kept.length > 0 && !machineReadable(deps)) {
     deps.io.info(
       `Not in ${plan.file}, left as they are (--prune deletes them): ${plan.kept.join(', ')}.`,
     );
@@ -53,13 +54,22 @@ export async function run(opts: DiffOptions, deps: Deps): Promise<void> {
   printPlan(deps, plan);
   refuseProblems(plan);
   if (!hasChanges(plan)) {
-    deps.io.info(`No differences: the workspace matches ${plan.file}.`);
+    if (!machineReadable(deps)) deps.io.info(`No differences: the workspace matches ${plan.file}.`);
     return;
   }
   const n = summary(plan);
   const message = `The workspace differs from ${plan.file}: ${n.create} to create, ${n.update} to update${plan.prune ? `, ${n.delete} to delete` : ''}.`;
+  const hint = `Apply it with \`ws props apply -f ${opts.file}${plan.prune ? ' --prune' : ''}\`.`;
+  // Exit 1 says "something differs" (as kubectl diff): in JSON it is the error form (code
+  // `differences`) on stderr; for people, two plain lines, not an error.
+  if (machineReadable(deps)) {
+    throw new WsError(message, { exitCode: ExitCode.error, code: 'differences', hint });
+  }
   deps.io.info(message);
-  deps.io.info(`Apply it with \`ws props apply -f ${opts.file}${plan.prune ? ' --prune' : ''}\`.`);
-  // Exit 1 says "something differs" (as kubectl diff); it is not an error to report.
+  deps.io.info(hint);
   throw new WsError(message, { exitCode: ExitCode.error, code: 'differences', silent: true });
+}
+
+function machineReadable(deps: Deps): boolean {
+  return deps.format === 'json' || deps.format === 'ndjson';
 }
