@@ -84,26 +84,7 @@ export class WsCommand extends Command {
 
   /** A verb this noun does not have: the close one (an alias counts as its command). */
   unknownCommand(): never {
-    const given = this.args[0] ?? '';
-    const path = commandPath(this);
-    const byName = new Map<string, string>();
-    for (const c of this.commands) {
-      if (isHidden(c)) continue;
-      for (const n of [c.name(), ...c.aliases()]) byName.set(n, c.name());
-    }
-    // The closest names only (`lst`: list, not also get), an alias counting as its command.
-    const close = closest(given, byName.keys());
-    const best = Math.min(...close.map((n) => editDistance(given, n)));
-    const near = [
-      ...new Set(close.filter((n) => editDistance(given, n) === best).map((n) => byName.get(n)!)),
-    ];
-    const commands = [...new Set(byName.values())].filter((n) => n !== 'help');
-    throw new UsageError(
-      `Unknown command '${given}'${this.parent ? ` for \`${path}\`` : ''}`,
-      near.length > 0
-        ? `Did you mean ${orList(near.map((n) => `\`${path} ${n}\``))}?`
-        : `Commands: ${commands.join(', ')}. See \`${path} --help\`.`,
-    );
+    throw unknownCommandError(this, this.args[0] ?? '');
   }
 
   /** An argument left out: what it is (its description), and the usage. */
@@ -115,6 +96,54 @@ export class WsCommand extends Command {
       `Usage: ${path} ${flagsWord(this.usage())}. See \`${path} --help\`.`,
     );
   }
+}
+
+/**
+ * `given` is not a command of `cmd`: the error names the close ones (an alias counting as
+ * its command), or lists the commands; `also` are other words that would have been taken
+ * (help topics), named after them.
+ */
+export function unknownCommandError(
+  cmd: Command,
+  given: string,
+  also: readonly string[] = [],
+): UsageError {
+  const path = commandPath(cmd);
+  const byName = new Map<string, string>();
+  for (const c of cmd.commands) {
+    if (isHidden(c)) continue;
+    for (const n of [c.name(), ...c.aliases()]) byName.set(n, c.name());
+  }
+  for (const word of also) byName.set(word, word);
+  // The closest names only (`lst`: list, not also get), an alias counting as its command.
+  const close = closest(given, byName.keys());
+  const best = Math.min(...close.map((n) => editDistance(given, n)));
+  const near = [
+    ...new Set(close.filter((n) => editDistance(given, n) === best).map((n) => byName.get(n)!)),
+  ];
+  const commands = [...new Set(cmd.commands.filter((c) => !isHidden(c)).map((c) => c.name()))];
+  const listed = commands.filter((n) => n !== 'help').join(', ');
+  return new UsageError(
+    `Unknown command '${given}'${cmd.parent ? ` for \`${path}\`` : ''}`,
+    near.length > 0
+      ? `Did you mean ${orList(near.map((n) => `\`${path} ${also.includes(n) ? `help ${n}` : n}\``))}?`
+      : `Commands: ${listed}${also.length > 0 ? `; help topics: ${also.join(', ')}` : ''}. See \`${path} --help\`.`,
+  );
+}
+
+/**
+ * The command `ws help WORDS…` is about (`ws help records list`: the list verb), or a usage
+ * error naming the word that is not a command (with the help topics as suggestions at the
+ * top). `program` was built for WORDS, so their noun and verb are defined.
+ */
+export function helpTarget(program: Command, words: readonly string[], topics: readonly string[]) {
+  let cmd = program;
+  for (const [i, word] of words.entries()) {
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub === undefined) throw unknownCommandError(cmd, word, i === 0 ? topics : []);
+    cmd = sub;
+  }
+  return cmd;
 }
 
 const flagsWord = (usage: string) => usage.replace('[options]', '[flags]');

@@ -5,6 +5,7 @@ import type { ClientOptions } from './api/client.ts';
 import type { CommandContext } from './command.ts';
 import { ApiError, ExitCode, InterruptedError, UsageError } from './errors.ts';
 import { type Clock, createDeps, type GlobalFlags } from './factory.ts';
+import { helpTarget } from './help.ts';
 import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
 import type { Prompter } from './prompt/prompter.ts';
 import { reportError } from './report.ts';
@@ -53,6 +54,24 @@ let processIO: IOStreams | undefined;
  */
 export function outputFlushed(): boolean {
   return processIO?.flushed() ?? true;
+}
+
+/** Global flags that take a value (the word after them is not a command). */
+const VALUE_FLAGS = new Set(['--profile', '--format', '--fields', '--timeout', '--retries']);
+
+/** The words after `help` when argv's first word is `help` and others follow it. */
+function helpWords(argv: readonly string[]): string[] | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_FLAGS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  return words[0] === 'help' && words.length > 1 ? words.slice(1) : undefined;
 }
 
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
@@ -127,6 +146,19 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     if (argv[0] === '__complete') {
       const { runComplete } = await import('./complete.ts');
       return await runComplete(argv.slice(1), io, env, (words) => buildProgram(context, io, words));
+    }
+    const help = helpWords(argv);
+    if (help !== undefined) {
+      // `ws help TOPIC` and `ws help NOUN [VERB]`: the topic, or that command's help.
+      const { isTopic, TOPICS } = await import('./help-topics.ts');
+      const [first] = help;
+      if (help.length === 1 && isTopic(first!)) {
+        io.stdout.write(TOPICS[first].text);
+        return ExitCode.ok;
+      }
+      const program = await buildProgram(context, io, help);
+      helpTarget(program, help, Object.keys(TOPICS)).outputHelp();
+      return ExitCode.ok;
     }
     const program = await buildProgram(context, io, argv);
     await program.parseAsync(argv, { from: 'user' });

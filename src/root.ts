@@ -159,6 +159,8 @@ export async function buildProgram(
 Exit codes: 0 ok, 1 error, 2 usage, 3 auth, 4 not found, 5 partial failure,
 6 conflict, 7 timed out waiting, 130 interrupted.
 
+Help topics: ws help environment | formatting | exit-codes | filters
+
 Get started:
   $ ws sandbox start --detach   # a local sandbox of the API, saved as profile "sandbox"
   $ ws auth status              # check the key

@@ -160,4 +160,52 @@ describe('help', () => {
       ],
     ]);
   });
+
+  it('ws help NOUN VERB shows that verb; an unknown word is a usage error naming it', async () => {
+    const verb = await runWs(['help', 'records', 'list']);
+    assert.equal(verb.code, 0);
+    assert.equal(verb.stderr, '');
+    assert.equal(verb.stdout, (await runWs(['records', 'list', '--help'])).stdout);
+    assert.match(verb.stdout, /^Usage: ws records list\|ls \[flags\] <type>\n/);
+    const alias = await runWs(['help', 'record', 'ls']);
+    assert.equal(alias.stdout, verb.stdout);
+    await assertUsageErrors([
+      [
+        ['help', 'nope'],
+        /^error: Unknown command 'nope'\nCommands: profile, .*; help topics: environment, formatting, exit-codes, filters\. See `ws --help`\.\n$/,
+      ],
+      [
+        ['help', 'recrods', 'list'],
+        /^error: Unknown command 'recrods'\nDid you mean `ws records`\?\n$/,
+      ],
+      [
+        ['help', 'envirnoment'],
+        /^error: Unknown command 'envirnoment'\nDid you mean `ws help environment`\?\n$/,
+      ],
+      [
+        ['help', 'records', 'lst'],
+        /^error: Unknown command 'lst' for `ws records`\nDid you mean `ws records list`\?\n$/,
+      ],
+    ]);
+  });
+
+  it('ws help TOPIC prints the topic: environment, formatting, exit-codes, filters', async () => {
+    const expected: Record<string, RegExp> = {
+      environment: /WS_API_KEY .*\n[\s\S]*WS_CONFIG_DIR[\s\S]*HTTPS_PROXY/,
+      formatting: /--format tsv[\s\S]*--fields a,b/,
+      'exit-codes': /^Exit codes\n[\s\S]*\n {2}130 {2}interrupted/,
+      filters: /stage:in=won,lost[\s\S]*organization\.name\^=Ac/,
+    };
+    for (const [topic, text] of Object.entries(expected)) {
+      const r = await runWs(['help', topic]);
+      assert.equal(r.code, 0, topic);
+      assert.equal(r.stderr, '', topic);
+      assert.match(r.stdout, text, topic);
+    }
+    const root = await runWs(['--help']);
+    assert.match(
+      root.stdout,
+      /Help topics: ws help environment \| formatting \| exit-codes \| filters/,
+    );
+  });
 });

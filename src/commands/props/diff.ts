@@ -1,4 +1,4 @@
-import { ConflictError, ExitCode, UsageError, WsError } from '../../errors.ts';
+import { ConflictError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readSchemaFile, workspaceDefinitions } from '../../schema/load.ts';
 import {
@@ -10,6 +10,7 @@ import {
   summary,
 } from '../../schema/plan.ts';
 import { planText } from '../../schema/render.ts';
+import { differencesFound, machineReadable, noDifferences } from '../common/differences.ts';
 
 export interface DiffOptions {
   file: string;
@@ -54,22 +55,13 @@ export async function run(opts: DiffOptions, deps: Deps): Promise<void> {
   printPlan(deps, plan);
   refuseProblems(plan);
   if (!hasChanges(plan)) {
-    if (!machineReadable(deps)) deps.io.info(`No differences: the workspace matches ${plan.file}.`);
+    noDifferences(deps, plan.file);
     return;
   }
   const n = summary(plan);
-  const message = `The workspace differs from ${plan.file}: ${n.create} to create, ${n.update} to update${plan.prune ? `, ${n.delete} to delete` : ''}.`;
-  const hint = `Apply it with \`ws props apply -f ${opts.file}${plan.prune ? ' --prune' : ''}\`.`;
-  // Exit 1 says "something differs" (as kubectl diff): in JSON it is the error form (code
-  // `differences`) on stderr; for people, two plain lines, not an error.
-  if (machineReadable(deps)) {
-    throw new WsError(message, { exitCode: ExitCode.error, code: 'differences', hint });
-  }
-  deps.io.info(message);
-  deps.io.info(hint);
-  throw new WsError(message, { exitCode: ExitCode.error, code: 'differences', silent: true });
-}
-
-function machineReadable(deps: Deps): boolean {
-  return deps.format === 'json' || deps.format === 'ndjson';
+  differencesFound(
+    deps,
+    `The workspace differs from ${plan.file}: ${n.create} to create, ${n.update} to update${plan.prune ? `, ${n.delete} to delete` : ''}.`,
+    `ws props apply -f ${opts.file}${plan.prune ? ' --prune' : ''}`,
+  );
 }
