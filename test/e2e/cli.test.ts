@@ -160,7 +160,7 @@ describe('the ws binary', () => {
     );
     assert.equal(statSync(join(dir, 'config.json')).mode & 0o777, 0o600);
     child.kill('SIGINT');
-    assert.equal(await exited(child), 0);
+    assert.equal(await exited(child), 130, 'Ctrl-C ends a foreground sandbox: exit 130');
   });
 
   it('keeps state in --data across a stop and a start', async () => {
@@ -174,7 +174,7 @@ describe('the ws binary', () => {
       'demo',
     ]);
     first.child.kill('SIGTERM');
-    assert.equal(await exited(first.child), 0);
+    assert.equal(await exited(first.child), 130, 'SIGTERM ends it as Ctrl-C does');
     assert.ok(existsSync(data));
     assert.equal(statSync(data).mode & 0o777, 0o600);
     const second = await startForeground(['--quiet', '--no-profile', '--data', data]);

@@ -152,4 +152,15 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
     const still = await runWs(['records', 'get', 'contacts', id, '--fields', 'id'], { env: s.env });
     assert.equal(still.code, 0);
   });
+
+  it('stops a foreground sandbox: exit 130 after "Sandbox stopped.", no error line', async () => {
+    const r = await interrupt(
+      ['sandbox', 'start', '--port', '0', '--no-profile'],
+      /Press Ctrl-C to stop\./,
+    );
+    assert.equal(r.code, 130, r.screen);
+    assert.match(r.screen, /Sandbox stopped\.$/);
+    assert.doesNotMatch(r.screen, /error:/);
+    assert.ok(cooked(r.stty), `the terminal is left raw:\n${r.stty}`);
+  });
 });

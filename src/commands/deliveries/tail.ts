@@ -7,7 +7,7 @@ import type { Delivery } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { sleep } from '../../util/time.ts';
-import { isStop, stopped } from '../webhooks/stop.ts';
+import { isStop, stopped } from '../common/stop.ts';
 import { DeliveryPoller } from './poller.ts';
 import { type DeliveryFilters, deliveryColumns, deliveryQuery, webhookNames } from './shared.ts';
 

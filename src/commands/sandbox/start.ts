@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'nod
 import { ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { sleep } from '../../util/time.ts';
+import { stopped } from '../common/stop.ts';
 import { logPath, type PidFile, pidPath, readPidFile } from './shared.ts';
 import type { WebhookFlags } from './webhook-flags.ts';
 
@@ -133,6 +134,8 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
   });
   await sandbox.close();
   io.info('Sandbox stopped.');
+  // Ctrl-C (or SIGTERM) is how a foreground sandbox ends: exit 130, as the contract says.
+  throw stopped();
 }
 
 async function detach(opts: StartOptions, deps: Deps): Promise<void> {

@@ -10,11 +10,11 @@ import { ApiError, ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { type Received, type Receiver, startReceiver } from '../../webhooks/receiver.ts';
 import { checkWritable, readSecret, writeSecretFile } from '../../webhooks/secret.ts';
+import { stopSignal } from '../common/stop.ts';
 import { awaitHandshake } from './handshake.ts';
 import { ListenOutput } from './listen-output.ts';
 import { isSandbox, listenName, removeOrphans } from './listen-setup.ts';
 import { checkReceiverUrl, webhookOf } from './shared.ts';
-import { stopSignal } from './stop.ts';
 
 export interface ListenOptions {
   forwardTo?: string | undefined;

@@ -1,6 +1,6 @@
-// How the commands that run until stopped (`ws webhooks listen`, `ws deliveries tail`)
-// end: Ctrl-C or SIGTERM is their normal end. They say what they did themselves, then exit
-// 130 as `tail -f` does, without an error message.
+// How the commands that run until stopped (`ws webhooks listen`, `ws deliveries tail`, a
+// foreground `ws sandbox start`) end: Ctrl-C or SIGTERM is their normal end. They say what
+// they did themselves, then exit 130 as `tail -f` does, without an error message.
 import { ExitCode, InterruptedError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 
