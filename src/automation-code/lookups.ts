@@ -42,6 +42,8 @@ export interface Lookups {
   contactProperty(text: string): Resolved;
   /** The names a file writes for ids, when they name exactly one thing. */
   webhookName(id: string): string | undefined;
+  /** True when the webhooks were read and none has this id. */
+  webhookGone(id: string): boolean;
   contactViewName(id: string): string | undefined;
   contactPropertySlug(id: string): string | undefined;
   /** The workspace as src/automations/check.ts reads it. */
@@ -185,6 +187,7 @@ export async function loadLookups(deps: Deps, needs: Needs, fresh: boolean): Pro
     contactView: (text) => resolveNamed('contact view', views, viewsWhy, text),
     contactProperty: (text) => resolveProperty(contactDefs(), text, definitions('contact', null)),
     webhookName: (id) => uniqueName(webhooks, id),
+    webhookGone: (id) => webhooks !== undefined && !webhooks.some((w) => w.id === id),
     contactViewName: (id) => uniqueName(views, id),
     contactPropertySlug: (id) => {
       const list = contactDefs();

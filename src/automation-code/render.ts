@@ -9,12 +9,15 @@ import { changeItems, formatDelay, itemsText, whereItems } from './language.ts';
 /** The names a rendering writes for ids; an id whose name is not known is written as the id. */
 export interface Names {
   webhookName(id: string): string | undefined;
+  /** True when the team's webhooks were read and none has this id (it was deleted). */
+  webhookGone(id: string): boolean;
   contactViewName(id: string): string | undefined;
   contactPropertySlug(id: string): string | undefined;
 }
 
 export const NO_NAMES: Names = {
   webhookName: () => undefined,
+  webhookGone: () => false,
   contactViewName: () => undefined,
   contactPropertySlug: () => undefined,
 };
@@ -68,7 +71,9 @@ function quoted(text: string): string {
 export function actionLine(action: ActionItem, names: Names = NO_NAMES): string {
   switch (action.type) {
     case 'webhook':
-      return `--webhook ${shellWord(names.webhookName(action.webhook_id) ?? action.webhook_id)}`;
+      return names.webhookGone(action.webhook_id)
+        ? `--webhook ${action.webhook_id} (no webhook has this id: it was deleted)`
+        : `--webhook ${shellWord(names.webhookName(action.webhook_id) ?? action.webhook_id)}`;
     case 'agent':
       return `--agent ${action.agent_id}`;
     case 'wait':
@@ -116,17 +121,26 @@ export function triggerSummary(a: Shape): string {
     : `${on}; where ${itemsText(whereItems(where), a.state?.combinator ?? 'AND')}`;
 }
 
-/** Its actions in one line: `webhook, wait 1d, agent`. */
-export function actionsSummary(a: Pick<Automation, 'actions'>): string {
+/** Its actions in one line: `webhook, wait 1d, agent` (`webhook (deleted)` for a webhook gone). */
+export function actionsSummary(a: Pick<Automation, 'actions'>, names: Names = NO_NAMES): string {
   return (a.actions ?? [])
     .map((x) =>
       x.type === 'wait'
         ? x.delay_seconds !== undefined
           ? `wait ${formatDelay(x.delay_seconds)}`
           : `wait until ${x.cron_expression}`
-        : x.type,
+        : x.type === 'webhook' && names.webhookGone(x.webhook_id)
+          ? 'webhook (deleted)'
+          : x.type,
     )
     .join(', ');
+}
+
+/** The ids of the webhooks `a`'s steps name that no longer exist. */
+export function goneWebhooks(a: Pick<Automation, 'actions'>, names: Names): string[] {
+  return (a.actions ?? []).flatMap((x) =>
+    x.type === 'webhook' && names.webhookGone(x.webhook_id) ? [x.webhook_id] : [],
+  );
 }
 
 // ---------------------------------------------------------------- the file's form

@@ -208,9 +208,40 @@ describe('ws webhooks list, get, update, enable, disable, delete', () => {
     assert.equal(byId.stdout, `name\torders\nurl\t${receiver.url}\n`);
   });
 
+  it('create and update refuse a name another webhook has (exit 6), whatever its case', async () => {
+    const first = await create('orders');
+    const again = await runWs(['webhooks', 'create', '--name', 'Orders', '--url', receiver.url], {
+      env,
+    });
+    assert.equal(again.code, 6, again.stderr);
+    assert.match(again.stderr, new RegExp(`A webhook is already named "orders" \\(${first.id}`));
+    assert.match(
+      again.stderr,
+      /pick another --name, or change that webhook with `ws webhooks update orders`/,
+    );
+    await create('refunds');
+    const renamed = await runWs(['webhooks', 'update', 'refunds', '--name', 'orders'], { env });
+    assert.equal(renamed.code, 6, renamed.stderr);
+    const same = await runWs(['webhooks', 'update', 'orders', '--name', 'orders'], { env });
+    assert.equal(same.code, 0, same.stderr);
+    const listed = await runWs(['webhooks', 'list', '--json'], { env });
+    assert.deepEqual(
+      JSON.parse(listed.stdout)
+        .map((w: { name: string }) => w.name)
+        .sort(),
+      ['orders', 'refunds'],
+    );
+  });
+
   it('an unknown name is not found (exit 4) with the names; a shared name is a usage error with the ids', async () => {
     const a = await create('twin');
-    const b = await create('twin');
+    // A second webhook of that name, made through the API (ws refuses to make one).
+    const made = await fetch(`${t.sandbox.url}/v2/webhooks/${t.sandbox.teamId}`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.sandbox.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'twin', url: receiver.url }),
+    });
+    const b = (await made.json()) as { id: string };
     await create('other');
     const none = await runWs(['webhooks', 'get', 'missing'], { env });
     assert.equal(none.code, 4);

@@ -4,6 +4,7 @@
 import type { Automation } from '../../api/automations.ts';
 import { AUTOMATION_TYPES, type AutomationType } from '../../api/object-types.ts';
 import { automationFileObject, formatAutomationFile } from '../../automation-code/file.ts';
+import { goneWebhooks } from '../../automation-code/render.ts';
 import type { Deps } from '../../factory.ts';
 import { plural } from '../../output/plural.ts';
 import { exportFormat, writeExport } from '../common/export-file.ts';
@@ -26,6 +27,17 @@ export async function run(opts: ExportOptions, deps: Deps): Promise<void> {
   }
   const names = await namesFor(deps, [...byType.values()].flat());
   const text = await formatAutomationFile(automationFileObject(byType, names), format);
+  // A step naming a deleted webhook is written with its id: say so, as the file will not
+  // validate until it names a webhook that exists.
+  for (const [type, list] of byType) {
+    for (const a of list) {
+      for (const id of goneWebhooks(a, names)) {
+        deps.io.warn(
+          `${type} automation "${a.name}" names webhook ${id}, which no longer exists: \`ws automations validate\` and \`apply\` refuse the file until that step names a webhook that exists (or is removed).`,
+        );
+      }
+    }
+  }
   const count = [...byType.values()].reduce((n, l) => n + l.length, 0);
   const what = `${plural(count, 'automation')} of ${plural(byType.size, 'object type')}`;
   await writeExport(deps, text, opts.output, what);

@@ -2,10 +2,15 @@
 import type { AutomationKind } from '../../api/automations.ts';
 import { listAutomations } from '../../api/automations.ts';
 import { paginate } from '../../api/paginate.ts';
+import { type Names, NO_NAMES } from '../../automation-code/render.ts';
 import type { Deps } from '../../factory.ts';
 import { createRowWriter } from '../../output/render.ts';
 import type { PageOptions } from '../common/list-flags.ts';
-import { automationListColumns, automationType } from './shared.ts';
+import { automationListColumns, automationType, namesFor } from './shared.ts';
+
+function hasWebhookStep(a: { actions?: readonly { type: string }[] | null }): boolean {
+  return (a.actions ?? []).some((x) => x.type === 'webhook');
+}
 
 export interface ListOptions extends PageOptions {
   type: string;
@@ -16,11 +21,17 @@ export interface ListOptions extends PageOptions {
 export async function run(opts: ListOptions, deps: Deps): Promise<void> {
   const type = automationType(opts.type);
   const client = await deps.client();
-  const writer = createRowWriter(deps.io, automationListColumns(), {
-    format: deps.format,
-    fields: deps.fields,
-    emptyMessage: `No ${type} automations${opts.kind ? ` of kind ${opts.kind}` : ''}${opts.listId ? ` on list ${opts.listId}` : ''}. Create one with \`ws automations create ${type} --name NAME …\`.`,
-  });
+  // Webhooks are read (once) when a row names one: a deleted one shows as such.
+  let names: Names | undefined;
+  const writer = createRowWriter(
+    deps.io,
+    automationListColumns(() => names ?? NO_NAMES),
+    {
+      format: deps.format,
+      fields: deps.fields,
+      emptyMessage: `No ${type} automations${opts.kind ? ` of kind ${opts.kind}` : ''}${opts.listId ? ` on list ${opts.listId}` : ''}. Create one with \`ws automations create ${type} --name NAME …\`.`,
+    },
+  );
   const pages = paginate(
     (cursor, limit) =>
       listAutomations(client, type, {
@@ -32,6 +43,12 @@ export async function run(opts: ListOptions, deps: Deps): Promise<void> {
       }),
     { limit: opts.limit, all: opts.all },
   );
-  for await (const page of pages) await writer.write(page.rows);
+  for await (const page of pages) {
+    const machine = deps.format === 'json' || deps.format === 'ndjson';
+    if (names === undefined && !machine && page.rows.some((a) => hasWebhookStep(a))) {
+      names = await namesFor(deps, page.rows);
+    }
+    await writer.write(page.rows);
+  }
   await writer.end();
 }

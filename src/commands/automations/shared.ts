@@ -190,15 +190,15 @@ export function automationColumns(names: Names): Column<Automation>[] {
   ];
 }
 
-/** Columns of `list`: one line per automation. */
-export function automationListColumns(): Column<Automation>[] {
+/** Columns of `list`: one line per automation (`names()`: the names known when a row is shown). */
+export function automationListColumns(names: () => Names = () => NO_NAMES): Column<Automation>[] {
   return [
     { key: 'id' },
     { key: 'name' },
     { key: 'kind' },
     { key: 'enabled', text: yesNo },
     { key: 'when', get: (a) => triggerSummary(a) },
-    { key: 'then', get: (a) => actionsSummary(a) },
+    { key: 'then', get: (a) => actionsSummary(a, names()) },
     { key: 'list_id', default: false, text: (v) => (v == null ? '' : String(v)) },
     { key: 'object_type', default: false },
     { key: 'created_at', default: false },

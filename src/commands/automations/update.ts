@@ -3,6 +3,7 @@
 import { replaceAutomation } from '../../api/automations.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { shellWord } from '../../util/shell.ts';
 import { draftFrom, givesFields } from './create.ts';
 import type { DraftFlags } from './draft-flags.ts';
 import { automationType, compileFlags, printAutomation, resolveAutomation } from './shared.ts';
@@ -18,7 +19,7 @@ export async function run(opts: UpdateOptions, deps: Deps): Promise<void> {
   if (opts.file === undefined && !givesFields(opts)) {
     throw new UsageError(
       'Nothing to change: give what to change (--name, --on-change, --where, --webhook, --wait, …).',
-      `See \`ws automations update --help\`; \`ws automations get ${type} ${opts.automation}\` shows it as it is.`,
+      `See \`ws automations update --help\`; \`ws automations get ${type} ${shellWord(opts.automation)}\` shows it as it is.`,
     );
   }
   const client = await deps.client();

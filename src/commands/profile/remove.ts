@@ -1,6 +1,7 @@
 import { noSuchProfile } from '../../config/resolve.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
+import { shellWord } from '../../util/shell.ts';
 
 export interface RemoveOptions {
   name: string;
@@ -22,7 +23,7 @@ export async function run(opts: RemoveOptions, deps: Deps): Promise<void> {
     const left = store.names();
     deps.io.info(
       left.length > 0
-        ? `There is no default profile now; pick one with \`ws profile use ${left[0]}\`.`
+        ? `There is no default profile now; pick one with \`ws profile use ${shellWord(left[0]!)}\`.`
         : 'There are no profiles left.',
     );
   }

@@ -6,9 +6,10 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
+import { shellWord } from '../../util/shell.ts';
 import { checkWritable, writeSecretFile } from '../../webhooks/secret.ts';
 import { awaitHandshake, type HandshakeOutcome, reportHandshake, shouldWait } from './handshake.ts';
-import { checkReceiverUrl, webhookColumns } from './shared.ts';
+import { checkReceiverUrl, refuseTakenName, webhookColumns } from './shared.ts';
 
 export interface CreateOptions {
   name?: string | undefined;
@@ -39,6 +40,7 @@ export async function run(opts: CreateOptions, deps: Deps): Promise<void> {
   if (opts.secretFile !== undefined) await checkWritable(deps, opts.secretFile);
 
   const client = await deps.client();
+  await refuseTakenName(deps, client, name);
   const created = await createWebhook(
     client,
     {
@@ -85,6 +87,6 @@ export async function run(opts: CreateOptions, deps: Deps): Promise<void> {
   if (shown.handshake) reportHandshake(deps, created, shown.handshake);
   else
     deps.io.info(
-      `The handshake runs now; see its outcome with \`ws webhooks get ${created.name}\` (verified) or wait for it with \`ws webhooks verify ${created.name} --wait\`.`,
+      `The handshake runs now; see its outcome with \`ws webhooks get ${shellWord(created.name)}\` (verified) or wait for it with \`ws webhooks verify ${shellWord(created.name)} --wait\`.`,
     );
 }

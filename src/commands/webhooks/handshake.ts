@@ -6,6 +6,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { getWebhook, type Webhook } from '../../api/webhooks.ts';
 import { WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { shellWord } from '../../util/shell.ts';
 import { DEFAULT_WAIT_MS, poll, settledDelivery } from './shared.ts';
 
 export interface HandshakeOutcome {
@@ -73,7 +74,7 @@ export function reportHandshake(
     deps.io.success(`Verified: ${webhook.url} echoed the challenge${took}.`);
   } else {
     deps.io.warn(
-      `the handshake with ${webhook.url} failed: ${outcome.error ?? 'no answer'}. The receiver must answer GET …?service_hook_challenge=X with 200 and X as the body; then run \`ws webhooks verify ${webhook.name}\`.`,
+      `the handshake with ${webhook.url} failed: ${outcome.error ?? 'no answer'}. The receiver must answer GET …?service_hook_challenge=X with 200 and X as the body; then run \`ws webhooks verify ${shellWord(webhook.name)}\`.`,
     );
   }
 }

@@ -6,6 +6,7 @@ import { WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
+import { shellWord } from '../../util/shell.ts';
 import {
   attemptText,
   newestSettled,
@@ -42,11 +43,11 @@ export async function run(opts: PingOptions, deps: Deps): Promise<void> {
     const w = found.webhook ?? (await getWebhook(client, found.id, { signal: deps.signal }));
     await renderObject(deps.io, shown, columns, { format: deps.format, fields: deps.fields });
     const why = !w.enabled
-      ? [`it is disabled`, `Enable it with \`ws webhooks enable ${w.name}\`.`]
+      ? [`it is disabled`, `Enable it with \`ws webhooks enable ${shellWord(w.name)}\`.`]
       : !w.verified
         ? [
             `it is not verified (its receiver has not passed the handshake)`,
-            `Check the receiver, then run \`ws webhooks verify ${w.name}\`.`,
+            `Check the receiver, then run \`ws webhooks verify ${shellWord(w.name)}\`.`,
           ]
         : ['the service did not dispatch it', 'Try again in a moment.'];
     throw new WsError(`Webhook ${w.name} did not get the test event: ${why[0]}.`, {

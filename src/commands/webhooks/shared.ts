@@ -10,10 +10,17 @@ import {
   listWebhooks,
   type Webhook,
 } from '../../api/webhooks.ts';
-import { ApiError, NotFoundError, UsageError, WaitTimeoutError } from '../../errors.ts';
+import {
+  ApiError,
+  ConflictError,
+  NotFoundError,
+  UsageError,
+  WaitTimeoutError,
+} from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { isUuid } from '../../util/guards.ts';
+import { shellWord } from '../../util/shell.ts';
 import { sleep } from '../../util/time.ts';
 
 /**
@@ -48,6 +55,26 @@ export async function resolveWebhook(
   throw new UsageError(
     `${matches.length} webhooks are named "${given}": ${matches.map((w) => `${w.id} (${w.url})`).join(', ')}.`,
     'Pass the id of the one you mean.',
+  );
+}
+
+/**
+ * Refuse a name another webhook has (ignoring case): ws's verbs and automation files find
+ * webhooks by name, and a second one of the same name would make them all fail. The API
+ * itself does not refuse it. `self` is the webhook being renamed.
+ */
+export async function refuseTakenName(
+  deps: Deps,
+  client: ApiClient,
+  name: string,
+  self?: string,
+): Promise<void> {
+  const all = await listWebhooks(client, { signal: deps.signal });
+  const taken = all.find((w) => w.id !== self && w.name.toLowerCase() === name.toLowerCase());
+  if (taken === undefined) return;
+  throw new ConflictError(
+    `A webhook is already named "${taken.name}" (${taken.id}, ${taken.url}).`,
+    `Webhooks are found by name (\`ws webhooks get ${shellWord(taken.name)}\`, automation files), so names are unique: pick another --name, or change that webhook with \`ws webhooks update ${shellWord(taken.name)}\`.`,
   );
 }
 

@@ -4,10 +4,12 @@ import { getWebhook, updateWebhook, type WebhookPatch } from '../../api/webhooks
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
+import { shellWord } from '../../util/shell.ts';
 import { awaitHandshake, reportHandshake, shouldWait } from './handshake.ts';
 import {
   checkReceiverUrl,
   notFound,
+  refuseTakenName,
   resolveWebhook,
   type ShownWebhook,
   webhookColumns,
@@ -50,6 +52,7 @@ export async function patchWebhook(
 ): Promise<void> {
   const client = await deps.client();
   const { id } = await resolveWebhook(deps, client, idOrName);
+  if (patch.name !== undefined) await refuseTakenName(deps, client, patch.name, id);
   const webhook = await updateWebhook(client, id, patch, { signal: deps.signal }).catch(notFound);
   let shown: ShownWebhook = webhook;
   const handshake =
@@ -79,7 +82,7 @@ export async function patchWebhook(
   if (handshake) reportHandshake(deps, webhook, handshake);
   else if (webhook.verification) {
     deps.io.info(
-      `The url changed, so the handshake runs again; wait for it with \`ws webhooks verify ${webhook.name} --wait\`.`,
+      `The url changed, so the handshake runs again; wait for it with \`ws webhooks verify ${shellWord(webhook.name)} --wait\`.`,
     );
   }
 }

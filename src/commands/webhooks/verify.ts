@@ -3,6 +3,7 @@
 import { getWebhook, verifyWebhook } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
+import { shellWord } from '../../util/shell.ts';
 import { awaitHandshake, handshakeFailed, reportHandshake, shouldWait } from './handshake.ts';
 import { notFound, resolveWebhook, type ShownWebhook, webhookColumns } from './shared.ts';
 
@@ -28,7 +29,7 @@ export async function run(opts: VerifyOptions, deps: Deps): Promise<void> {
   await renderObject(deps.io, shown, webhookColumns, { format: deps.format, fields: deps.fields });
   if (!handshake) {
     deps.io.info(
-      `The handshake with ${answer.url} runs now; \`ws webhooks verify ${answer.name} --wait\` waits for its outcome.`,
+      `The handshake with ${answer.url} runs now; \`ws webhooks verify ${shellWord(answer.name)} --wait\` waits for its outcome.`,
     );
     return;
   }
