@@ -265,6 +265,44 @@ describe('ws automations list and get', () => {
     );
   });
 
+  it('an automation naming a deleted webhook says so in get and list; export warns that the file will not validate', async () => {
+    const gone = await http(t, 'POST', `/v2/webhooks/${t.sandbox.teamId}`, {
+      name: 'Old alerts',
+      url: 'https://example.com/hooks/old',
+    });
+    await create(
+      'deal',
+      '--name',
+      'Big deal lost',
+      '--on-change',
+      'stage',
+      '--webhook',
+      gone.body.id,
+    );
+    await http(t, 'DELETE', `/v2/webhooks/${t.sandbox.teamId}/${gone.body.id}`);
+    const get = await runWs(['automations', 'get', 'deal', 'Big deal lost'], { env });
+    assert.equal(get.code, 0, get.stderr);
+    assert.match(
+      get.stdout,
+      new RegExp(`then\\t--webhook ${gone.body.id} \\(no webhook has this id: it was deleted\\)`),
+    );
+    const list = await runWs(['automations', 'list', 'deal', '--fields', 'name,then'], { env });
+    assert.equal(list.stdout, 'Big deal lost\twebhook (deleted)\n');
+    const exported = await runWs(['automations', 'export', 'deal'], { env });
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.match(exported.stdout, new RegExp(`- webhook: ${gone.body.id}`));
+    assert.match(
+      exported.stderr,
+      new RegExp(
+        `deal automation "Big deal lost" names webhook ${gone.body.id}, which no longer exists: \`ws automations validate\` and \`apply\` refuse the file`,
+      ),
+    );
+    // A hint quotes a name as a shell reads it.
+    const nothing = await runWs(['automations', 'update', 'deal', 'Big deal lost'], { env });
+    assert.equal(nothing.code, 2);
+    assert.match(nothing.stderr, /`ws automations get deal 'Big deal lost'` shows it as it is/);
+  });
+
   it('a name that several automations have is a usage error listing them; an unknown name is exit 4 with the closest', async () => {
     const a = await create('deal', '--name', 'Twin', '--on-update');
     const b = await create('deal', '--name', 'Twin', '--on-create');
