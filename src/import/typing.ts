@@ -88,6 +88,9 @@ const WORDS: Record<string, boolean> = {
   fałsz: false,
   tak: true,
   nie: false,
+  // Airtable's checkboxes.
+  checked: true,
+  unchecked: false,
 };
 
 const DEFAULT_NUMBERS: NumberReading = { decimal: undefined, percent: undefined };

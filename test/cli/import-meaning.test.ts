@@ -696,7 +696,8 @@ describe('ws import --lookup', () => {
     assert.equal(withoutLookup.code, 2);
     assert.match(withoutLookup.stderr, /--lookup "organization\.name"/);
     // Back into an empty workspace of deals: the same references, by name.
-    for (const d of records('deal')) recordsOf(ctx.s.t.sandbox.store).softDelete('deal', d.id as string);
+    for (const d of records('deal'))
+      recordsOf(ctx.s.t.sandbox.store).softDelete('deal', d.id as string);
     const r = await importJson(['import', 'deals', file, '--lookup', 'organization.name']);
     assert.equal(r.code, 0, r.stderr);
     const deals = new Map(
