@@ -220,9 +220,10 @@ export class LookupResolver {
       else target.resolved.set(v, ids.length === 1 ? { id: ids[0]! } : { several: ids });
     }
     if (missing.length === 0) return;
-    // Records whose value contains the longest word of a missing one: the names to suggest.
-    const words = missing.map(
-      (v) => v.split(/[\s,.;:()&/-]+/).sort((a, b) => b.length - a.length)[0] ?? v,
+    // Records whose value holds the start of the longest word of a missing one (a typo is
+    // rarely in the first letters): the names to suggest.
+    const words = missing.map((v) =>
+      (v.split(/[\s,.;:()&/-]+/).sort((a, b) => b.length - a.length)[0] ?? v).slice(0, 4),
     );
     const near = await this.query(
       target,
