@@ -154,6 +154,15 @@ function valued(fields: readonly string[]): number {
   return n;
 }
 
+/**
+ * Whether a row whose first field is `first` may be a totals row: that field starts with
+ * a letter of the words TOTALS knows, or has no value (most rows are told by a character).
+ */
+function mayBeTotals(first: string): boolean {
+  const c = first.charCodeAt(0) | 0x20;
+  return first === '' || c === 0x74 || c === 0x67 || c === 0x73 || first.charCodeAt(0) <= 32;
+}
+
 /** The first field with a value. */
 function firstValue(fields: readonly string[]): string {
   for (const f of fields) if (f.trim() !== '') return f.trim();
@@ -291,7 +300,7 @@ class Interpreter {
     const suspect =
       ev.kind === 'blank' ||
       (ev.kind === 'broken' && ev.code === 'field_count') ||
-      (ev.kind === 'row' && TOTALS.test(firstValue(ev.fields)));
+      (ev.kind === 'row' && mayBeTotals(ev.fields[0]!) && TOTALS.test(firstValue(ev.fields)));
     if (!suspect) {
       if (this.suspects.length > 0) out.push(...this.suspects.splice(0));
       out.push(ev);

@@ -158,9 +158,7 @@ export function summaryView(s: ImportSummary, end: ImportEnd): SummaryView {
     );
   }
   if (s.missing_keys > 0) {
-    notes.push(
-      `${n(s.missing_keys)} row${s.missing_keys === 1 ? ' has' : 's have'} no dedupe key${s.failed > 0 ? '' : ' (created as new records: --allow-missing-key)'}`,
-    );
+    notes.push(`${n(s.missing_keys)} row${s.missing_keys === 1 ? ' has' : 's have'} no dedupe key`);
   }
   if (s.lookup_queries !== undefined)
     notes.push(`${n(s.lookup_queries)} look-up quer${s.lookup_queries === 1 ? 'y' : 'ies'}`);

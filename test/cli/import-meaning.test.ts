@@ -707,3 +707,70 @@ describe('ws import --lookup', () => {
     assert.deepEqual(deals.get('Small'), [5, globex]);
   });
 });
+
+describe('ws import: a mapping file keeps how each column is read', () => {
+  it('--save-map records the locale, percent, dates and look-up of each column; --map-file makes the next month one command', async () => {
+    const [mueller] = ctx.s.load('organization', [{ name: 'Müller GmbH' }]);
+    const march = write(
+      'umsatz-03.csv',
+      'Titel;Firma;Betrag;Wahrscheinlichkeit;Abschluss;Notiz\nRahmenvertrag;Müller GmbH;1.234,50 €;75 %;31.03.2024;x\n',
+    );
+    const map = join(ctx.dir, 'umsatz.mapping.json');
+    const first = await ws([
+      'import',
+      'deals',
+      march,
+      '--locale',
+      'de-DE',
+      '--percent',
+      'points',
+      '--lookup',
+      'Firma=organization.name',
+      '--map',
+      'Titel=name',
+      '--map',
+      'Betrag=amount',
+      '--map',
+      'Wahrscheinlichkeit=probability',
+      '--map',
+      'Abschluss=close_date',
+      '--skip',
+      'Notiz',
+      '--save-map',
+      map,
+    ]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), {
+      columns: {
+        Titel: 'name',
+        Firma: { property: 'organization', lookup: 'organization.name' },
+        // --percent is every number column's.
+        Betrag: { property: 'amount', locale: 'de-DE', percent: 'points' },
+        Wahrscheinlichkeit: { property: 'probability', locale: 'de-DE', percent: 'points' },
+        Abschluss: { property: 'close_date', date_format: 'dmy', locale: 'de-DE' },
+        Notiz: null,
+      },
+    });
+    const april = write(
+      'umsatz-04.csv',
+      'Titel;Firma;Betrag;Wahrscheinlichkeit;Abschluss;Notiz\nWartung;Müller GmbH;1.000 €;10 %;03.04.2024;y\n',
+    );
+    const next = await ws(['import', 'deals', april, '--map-file', map]);
+    assert.equal(next.code, 0, next.stderr);
+    const wartung = records('deal').find((d) => d['name'] === 'Wartung')!;
+    assert.deepEqual(
+      [wartung['organization'], wartung['amount'], wartung['probability'], wartung['close_date']],
+      [mueller, 1000, 10, '2024-04-03'],
+    );
+  });
+
+  it("a decimal mark the file showed is saved as the column's decimal_mark", async () => {
+    const path = write('s.csv', 'Name;Score\nA;12,5\n');
+    const map = join(ctx.dir, 's.mapping.json');
+    const r = await ws(['import', 'contacts', path, '--save-map', map]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(map, 'utf8')), {
+      columns: { Name: 'name', Score: { property: 'score', decimal_mark: ',' } },
+    });
+  });
+});
