@@ -168,17 +168,22 @@ export class LookupResolver {
     return out;
   }
 
-  /** Note the values of these events that no query has answered yet. */
-  gather(events: readonly CsvEvent[]): void {
+  /** The values the rows of these events name, with what they look up. */
+  private *named(events: readonly CsvEvent[]): Generator<[Target, string]> {
     for (const ev of events) {
       if (ev.kind !== 'row') continue;
       for (const c of this.columns) {
         const text = ev.fields[c.index];
         if (!text) continue;
-        for (const v of this.values(text, c.target.multi)) {
-          if (!c.target.resolved.has(v)) c.target.waiting.add(v);
-        }
+        for (const v of this.values(text, c.target.multi)) yield [c.target, v];
       }
+    }
+  }
+
+  /** Note the values of these events that no query has answered yet. */
+  gather(events: readonly CsvEvent[]): void {
+    for (const [target, v] of this.named(events)) {
+      if (!target.resolved.has(v)) target.waiting.add(v);
     }
   }
 
@@ -275,15 +280,7 @@ export class LookupResolver {
 
   /** Whether every value of these events is answered. */
   ready(events: readonly CsvEvent[]): boolean {
-    for (const ev of events) {
-      if (ev.kind !== 'row') continue;
-      for (const c of this.columns) {
-        const text = ev.fields[c.index];
-        if (!text) continue;
-        for (const v of this.values(text, c.target.multi))
-          if (!c.target.resolved.has(v)) return false;
-      }
-    }
+    for (const [target, v] of this.named(events)) if (!target.resolved.has(v)) return false;
     return true;
   }
 

@@ -8,12 +8,6 @@ import type { FileEvidence } from './locale.ts';
 import type { HeaderEvent, PreambleEvent } from './reader.ts';
 import type { TypingOptions } from './typing.ts';
 
-/** Whether the reading line was said (an encoding found later is said on its own). */
-export interface ReadingSummary {
-  said: boolean;
-  late: string[];
-}
-
 /** How the summary's `reading` tells how the file was read. */
 export interface ReadingReport {
   encoding: string;

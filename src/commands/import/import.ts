@@ -14,16 +14,17 @@ import {
   type ReadingFlags,
   saveMapping,
 } from '../../import/columns.ts';
-import { delimiterName, parseDelimiterFlag } from '../../import/delimiter.ts';
+import { delimiterName } from '../../import/delimiter.ts';
 import { type DedupeCheck, emptyReport } from '../../import/engine.ts';
 import { openInput } from '../../import/input.ts';
 import { RunningHash } from '../../import/keys.ts';
 import { parseLocale } from '../../import/locale.ts';
-import { type MapFile, readMapFile } from '../../import/mapping.ts';
+import { readMapFile } from '../../import/mapping.ts';
 import { readCsv, readHeader } from '../../import/reader.ts';
-import { type ReadingSummary, readingNotes } from '../../import/reading.ts';
+import { readingNotes } from '../../import/reading.ts';
 import { type SendFlags, type SendOutcome, sendRows } from '../../import/run.ts';
 import { withRetries } from '../../import/send.ts';
+import { decided, dedupeCheck, fileSettings, savedFileSettings } from '../../import/settings.ts';
 import { endError, type ImportEnd, importSummary, summaryView } from '../../import/summary.ts';
 import { NewOptions } from '../../import/typing.ts';
 import { printSummary } from '../../output/summary.ts';
@@ -67,9 +68,9 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   let delimiter = file.delimiter ?? ',';
   const hash = new RunningHash();
   // What was detected, said once: with the reading line when it is known by then.
-  const reading: ReadingSummary = { said: false, late: [] };
+  let said = false;
   source.onDetect = (encoding, why) => {
-    if (reading.said) io.info(`Reading ${label} as ${encoding}: ${why}.`);
+    if (said) io.info(`Reading ${label} as ${encoding}: ${why}.`);
   };
   const events = readCsv(source.bytes(), {
     delimiter: file.delimiter,
@@ -119,7 +120,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       typing: readings.typing,
     });
     if (notes.length > 0) io.info(`Reading ${label}: ${notes.join('; ')}.`);
-    reading.said = true;
+    said = true;
     // The rate and the time left count from here: not the time spent answering the
     // mapping's questions at a terminal.
     const sending = monotonicMs();
@@ -181,71 +182,6 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   } finally {
     void events.return(undefined);
   }
-}
-
-/** One value all the columns share (null when none has one, or they differ). */
-function decided<T>(
-  typing: ReadonlyMap<number, import('../../import/typing.ts').TypingOptions>,
-  get: (t: import('../../import/typing.ts').TypingOptions) => T | undefined,
-): T | null {
-  const values = new Set<T>();
-  for (const t of typing.values()) {
-    const v = get(t);
-    if (v !== undefined) values.add(v);
-  }
-  return values.size === 1 ? [...values][0]! : null;
-}
-
-/** How the file is read: the flags, else the mapping file's settings. */
-function fileSettings(opts: ImportOpts, mapFile: MapFile | undefined) {
-  const s = mapFile?.settings ?? {};
-  let delimiter = opts.delimiter;
-  if (delimiter === undefined && s.delimiter !== undefined) {
-    delimiter = parseDelimiterFlag(s.delimiter);
-    if (delimiter === undefined) {
-      throw new UsageError(
-        `The mapping file's "delimiter" takes one character (or tab, comma, semicolon, pipe), not "${s.delimiter}".`,
-      );
-    }
-  }
-  return {
-    ...s,
-    delimiter,
-    encoding: opts.encoding ?? s.encoding,
-    header_line: opts.headerLine ?? s.header_line,
-  };
-}
-
-/** The settings of the whole file a saved mapping records: those given, and the header line found. */
-function savedFileSettings(
-  opts: ImportOpts,
-  file: ReturnType<typeof fileSettings>,
-  delimiter: string,
-  headerLine: number,
-) {
-  return {
-    ...(headerLine > 1 ? { header_line: headerLine } : {}),
-    ...(file.encoding !== undefined ? { encoding: file.encoding } : {}),
-    ...(file.delimiter !== undefined ? { delimiter: delimiter === '\t' ? 'tab' : delimiter } : {}),
-    ...(opts.locale === undefined && file.locale !== undefined ? { locale: file.locale } : {}),
-  };
-}
-
-/** With --dedupe-by: how the key column is checked in the file. */
-function dedupeCheck(
-  opts: ImportOpts,
-  columns: readonly import('../../import/mapping.ts').ColumnPlan[],
-  slug: string | undefined,
-): DedupeCheck | undefined {
-  if (slug === undefined) return undefined;
-  const column = columns.find((c) => c.def?.slug === slug)!;
-  return {
-    index: column.index,
-    slug,
-    caseInsensitive: opts.caseInsensitive,
-    onDuplicate: opts.onDuplicate ?? 'fail',
-    allowMissing: opts.allowMissingKey === true,
-  };
 }
 
 /** Print how the import ended (the --json document, or the summary on stderr), then end it. */
