@@ -70,6 +70,8 @@ export interface SendPlan {
   columnTyping?: ReadonlyMap<number, TypingOptions> | undefined;
   /** With --dedupe-by: how keys are checked in the file. */
   dedupe?: DedupeCheck | undefined;
+  /** How cells are read as the flags and a mapping file say (for the chunks' keys). */
+  readingSettings?: Record<string, unknown> | undefined;
   /** With --create-missing-options: where the options to create are noted. */
   newOptions?: NewOptions | undefined;
   /** When the import started (monotonicMs), for the rate. */
@@ -279,24 +281,20 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
 }
 
 /**
- * What decides the rows' bodies besides the columns and options: how cells are read, the
- * dedupe checks and look-ups. Only what is given (or detected) enters the fingerprint.
+ * What decides the rows' bodies besides the columns and options: how cells are read as
+ * the flags and a mapping file say, the dedupe choices and the look-ups. Only what is
+ * given enters the fingerprint: what the file's own cells show is a function of its
+ * content (which the keys hold already), so an import of the same file keeps the keys it
+ * had before these settings existed, and a re-run replays its chunks.
  */
 function readingFingerprint(plan: SendPlan, flags: SendFlags): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (flags.keepWhitespace) out.keepWhitespace = true;
-  const readings: [number, unknown][] = [];
-  for (const [i, t] of plan.columnTyping ?? []) {
-    const r = {
-      decimal: t.numbers?.decimal,
-      percent: t.numbers?.percent,
-      order: t.dates?.order,
-      excel: t.dates?.excelSerial,
-    };
-    if (Object.values(r).some((v) => v !== undefined)) readings.push([i, r]);
-  }
-  if (readings.length > 0) out.readings = readings;
-  if (plan.dedupe) out.dedupe = [plan.dedupe.onDuplicate, plan.dedupe.allowMissing];
+  if (plan.readingSettings !== undefined && Object.keys(plan.readingSettings).length > 0)
+    out.readings = plan.readingSettings;
+  const d = plan.dedupe;
+  if (d && (d.onDuplicate !== 'fail' || d.allowMissing))
+    out.dedupe = [d.onDuplicate, d.allowMissing];
   const lookups = plan.columns.flatMap((c) => (c.lookup ? [[c.index, c.lookup]] : []));
   if (lookups.length > 0) out.lookups = lookups;
   return out;

@@ -16,6 +16,32 @@ export interface SettingsFlags {
   caseInsensitive: boolean;
   onDuplicate?: DedupeCheck['onDuplicate'] | undefined;
   allowMissingKey?: boolean | undefined;
+  percent?: string | undefined;
+  excelDates?: boolean | undefined;
+}
+
+/**
+ * How cells are read as the flags and the mapping file say (not what the file showed),
+ * for the chunks' idempotency keys: empty when nothing is given.
+ */
+export function givenReadings(
+  opts: SettingsFlags,
+  file: ReturnType<typeof fileSettings>,
+  columns: readonly ColumnPlan[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = {
+    locale: opts.locale ?? file.locale,
+    percent: opts.percent ?? file.percent,
+    excel_dates: opts.excelDates || file.excel_dates || undefined,
+  };
+  for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v;
+  const own = columns.flatMap((c) => {
+    const { lookup: _, ...s } = c.settings ?? {};
+    return Object.keys(s).length > 0 ? [[c.index, s]] : [];
+  });
+  if (own.length > 0) out.columns = own;
+  return out;
 }
 
 /** One value all the columns share (null when none has one, or they differ). */

@@ -24,7 +24,13 @@ import { readCsv, readHeader } from '../../import/reader.ts';
 import { readingNotes } from '../../import/reading.ts';
 import { type SendFlags, type SendOutcome, sendRows } from '../../import/run.ts';
 import { withRetries } from '../../import/send.ts';
-import { decided, dedupeCheck, fileSettings, savedFileSettings } from '../../import/settings.ts';
+import {
+  decided,
+  dedupeCheck,
+  fileSettings,
+  givenReadings,
+  savedFileSettings,
+} from '../../import/settings.ts';
 import { endError, type ImportEnd, importSummary, summaryView } from '../../import/summary.ts';
 import { NewOptions } from '../../import/typing.ts';
 import { printSummary } from '../../output/summary.ts';
@@ -102,6 +108,8 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     const apiOptions = apiOptionsFor(opts, defs, columns, type);
     const newOptions = apiOptions?.create_missing_options === true ? new NewOptions() : undefined;
     const readings = columnReadings(opts, file, columns, first, newOptions);
+    // Before a saved mapping adds what the file showed to the columns' settings.
+    const given = givenReadings(opts, file, columns);
     if (save !== undefined) {
       for (const [i, kept] of readings.saved)
         columns[i]!.settings = { ...columns[i]!.settings, ...kept };
@@ -148,6 +156,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
           columns,
           apiOptions,
           columnTyping: readings.typing,
+          readingSettings: given,
           dedupe,
           newOptions,
           started: sending,
