@@ -42,6 +42,8 @@ export function reportError(io: IOStreams, err: unknown, opts: ErrorReportOption
         message: clean(message),
         request_id: api?.requestId ?? null,
         errors: (api?.errors ?? []).map((e) => ({ ...e, message: clean(e.message) })),
+        // The next step, as a person reads it under the message (null when there is none).
+        hint: hint === undefined ? null : clean(hint),
       },
     };
     io.stderr.write(`${JSON.stringify(body)}\n`);

@@ -23,8 +23,16 @@ import { unneutralise } from '../values/write-form.ts';
 import { ByteList } from './bytes.ts';
 import { capYoungGeneration } from './heap.ts';
 import { chunkKey, type RunningHash } from './keys.ts';
+import type { LookupResolver } from './lookup.ts';
 import type { ColumnPlan } from './mapping.ts';
-import type { ChunkFile, FailedRow, FailedRowsWriter } from './outputs.ts';
+import {
+  type ChunkFile,
+  type FailedRow,
+  type FailedRowsWriter,
+  failureOf,
+  type Problem,
+  problemsOf,
+} from './outputs.ts';
 import type { CsvEvent } from './reader.ts';
 import {
   bodySuffix,
@@ -64,7 +72,15 @@ export interface EngineOptions {
   splitRow: (raw: string) => string[];
   columns: readonly ColumnPlan[];
   typing: TypingOptions;
+  /** How each column's cells are typed, where it differs from `typing` (by column index). */
+  columnTyping?: ReadonlyMap<number, TypingOptions> | undefined;
   emptyAsNull: boolean;
+  /** --keep-whitespace: text cells are sent with their leading and trailing spaces. */
+  keepWhitespace?: boolean | undefined;
+  /** With --dedupe-by: the key's column, checked in the file before rows are sent. */
+  dedupe?: DedupeCheck | undefined;
+  /** With --lookup: the look-ups of the reference columns (resolved before their rows are built). */
+  lookups?: LookupResolver | undefined;
   apiOptions: ImportOptions | undefined;
   chunkSize: number;
   concurrency: number;
@@ -97,6 +113,22 @@ export interface EngineOptions {
   onStopping?: (inFlight: number) => void;
 }
 
+/** How the dedupe key of each row is checked against the rows before it in the file. */
+export interface DedupeCheck {
+  /** The index of the key's column. */
+  index: number;
+  slug: string;
+  caseInsensitive: boolean;
+  /**
+   * A key that repeats an earlier row's: `fail` the row (duplicate_key_in_file), keep the
+   * `first` row (the repeat is skipped and reported), or send it so that the `last` row's
+   * values are the record's (the API's dedupe updates the record the first one made).
+   */
+  onDuplicate: 'fail' | 'first' | 'last';
+  /** --allow-missing-key: a row without a key is sent (and creates a record). */
+  allowMissing: boolean;
+}
+
 export interface EngineReport {
   counts: Counts;
   jobs: string[];
@@ -104,6 +136,10 @@ export interface EngineReport {
   processed: number;
   /** The first failures, in the order of the file (at most 10). */
   firstErrors: FailedRow[];
+  /** The first rows left out (--on-duplicate first), in the order of the file (at most 10). */
+  firstSkipped?: FailedRow[];
+  /** The footer skipped after the data: its lines and first values. */
+  footer?: { first: number; last: number; texts: string[] } | undefined;
   interrupted: boolean;
   /** A chunk started asynchronously and left running (--no-wait). */
   pending: number;
@@ -134,8 +170,22 @@ interface Chunk {
   raws: ByteList;
   /** Rows that failed before sending. */
   local: FailedRow[];
+  /** Rows left out before sending (a repeated key with --on-duplicate first). */
+  skipped: FailedRow[];
+  /** Counts of what the rows' cells showed (added to the import's counts in order). */
+  notes: RowNotes;
   prefixHash: string;
 }
+
+/** What building rows noted beyond their outcome. */
+interface RowNotes {
+  trimmed: number;
+  duplicateKeys: number;
+  missingKeys: number;
+  footer: number;
+}
+
+const noNotes = (): RowNotes => ({ trimmed: 0, duplicateKeys: 0, missingKeys: 0, footer: 0 });
 
 const MAX_ERRORS_SHOWN = 10;
 /** A decimal number as typeCell reads it (coerce.ts's NUMBER), without sign + or exponent. */
@@ -186,6 +236,12 @@ export function isCanonicalDecimal(text: string): boolean {
   return i === len && i > from && digits + (i - from) <= 15 && text.charCodeAt(len - 1) !== 48;
 }
 
+/**
+ * Rows held for their look-ups before the values waiting are asked for in a batch smaller
+ * than 50: as many as the chunks in flight hold by default (8 chunks of 10,000 rows).
+ */
+const LOOKUP_HOLD_ROWS = 80_000;
+
 /** Distinct texts of a column whose typing is remembered (see ImportEngine.typed). */
 const TYPED_PER_COLUMN = 1024;
 
@@ -193,6 +249,9 @@ interface ActiveColumn {
   index: number;
   def: Definition;
   header: string;
+  typing: TypingOptions;
+  /** A --lookup column: its cells name records, resolved to their ids. */
+  lookup: boolean;
   /** `"slug":` */
   key: string;
   /** Taken as it is (no typing). */
@@ -240,10 +299,23 @@ export class ImportEngine {
   private carried: string | undefined;
   /** UTF-8 bytes of what follows the objects in every body. */
   private readonly suffixBytes: number;
+  /** With look-ups: batches of events waiting for their values, and their events. */
+  private readonly held: CsvEvent[][] = [];
+  private heldRows = 0;
+  /** The problems of the row being built (see buildRow). */
+  private readonly rowProblems: Problem[] = [];
+  /** The footer skipped after the data: its lines and first values. */
+  private footer: { first: number; last: number; texts: string[] } | undefined;
+  /** The first rows left out (--on-duplicate first), for the summary. */
+  private readonly firstSkipped: FailedRow[] = [];
+  /** With --dedupe-by: each key met, and the line of the row that first had it. */
+  private readonly keys = new Map<string, number>();
+  /** The column of the dedupe key among the active ones. */
+  private readonly keyColumn: ActiveColumn | undefined;
 
   constructor(o: EngineOptions) {
     this.o = o;
-    this.counts = o.resume ? { ...o.resume.counts } : zeroCounts();
+    this.counts = o.resume ? { ...zeroCounts(), ...o.resume.counts } : zeroCounts();
     this.readAhead = this.counts.read;
     this.jobs = o.resume ? [...o.resume.jobs] : [];
     this.active = o.columns
@@ -252,6 +324,8 @@ export class ImportEngine {
         index: c.index,
         def: c.def,
         header: c.header,
+        typing: o.columnTyping?.get(c.index) ?? o.typing,
+        lookup: c.lookup !== undefined,
         key: `${JSON.stringify(c.def.slug)}:`,
         text: kindOf(c.def.type) === 'text',
         number: kindOf(c.def.type) === 'number',
@@ -265,6 +339,8 @@ export class ImportEngine {
     this.suffixBytes = Buffer.byteLength(
       bodySuffix(o.apiOptions ? JSON.stringify(o.apiOptions) : undefined),
     );
+    this.keyColumn =
+      o.dedupe === undefined ? undefined : this.active.find((c) => c.index === o.dedupe!.index);
   }
 
   get inFlightCount(): number {
@@ -287,15 +363,26 @@ export class ImportEngine {
 
   /**
    * The object sent for a row (`{"default":{...}}`, written key by key in the order of the
-   * columns: the mapping has no two columns on one property), or the reason it cannot be
-   * sent.
+   * columns: the mapping has no two columns on one property), every problem that keeps it
+   * from being sent, or why it is left out (a repeated key with --on-duplicate first).
+   * `line` is the row's, for the dedupe key's messages; `notes` counts what the cells showed.
    */
-  buildRow(fields: readonly string[]): string | { code: string; message: string } {
+  buildRow(
+    fields: readonly string[],
+    line = 0,
+    notes: RowNotes = noNotes(),
+  ): string | { problems: Problem[] } | { skip: Problem } {
     let out = '{"default":{';
     let first = true;
     let missing = false;
+    let anyValue = false;
+    // One list for every row, emptied here: a row with no problem allocates none.
+    const problems = this.rowProblems;
+    problems.length = 0;
+    let keyJson: string | undefined;
+    const keyColumn = this.keyColumn;
     for (const c of this.active) {
-      const text = fields[c.index] ?? '';
+      let text = fields[c.index] ?? '';
       // Blank: empty, or spaces only (trim() only when the first character could be one).
       const code = text.charCodeAt(0);
       let value: string;
@@ -304,22 +391,110 @@ export class ImportEngine {
         if (!this.o.emptyAsNull) continue;
         value = 'null';
       } else if (c.text) {
+        anyValue = true;
+        if (
+          !this.o.keepWhitespace &&
+          (mayBeSpace(code) || mayBeSpace(text.charCodeAt(text.length - 1)))
+        ) {
+          const trimmed = text.trim();
+          if (trimmed !== text) {
+            notes.trimmed++;
+            text = trimmed;
+          }
+        }
         // A leading ' may be the formula guard of an export (typing.ts undoes it).
-        value = jsonString(code === 39 ? unneutralise(text) : text);
+        value = jsonString(text.charCodeAt(0) === 39 ? unneutralise(text) : text);
+      } else if (c.lookup) {
+        anyValue = true;
+        try {
+          value = this.o.lookups!.json(c.index, text);
+        } catch (err) {
+          if (!(err instanceof CellError)) throw err;
+          problems.push({ column: c.header, code: err.code, message: err.message });
+          continue;
+        }
       } else {
+        anyValue = true;
         const typed = this.typed(c, text);
-        if (typed.error)
-          return { code: typed.error.code, message: `${c.header}: ${typed.error.message}` };
+        if (typed.error) {
+          problems.push({
+            column: c.header,
+            code: typed.error.code,
+            message: typed.error.message,
+          });
+          continue;
+        }
         if (c.required && typed.empty) missing = true;
         value = typed.json;
       }
+      if (c === keyColumn) keyJson = value;
       out += first ? c.key + value : `,${c.key}${value}`;
       first = false;
     }
-    if (missing) return this.missingRequired(fields);
+    if (missing) problems.push(...this.missingRequired(fields));
+    if (!anyValue) {
+      problems.push({
+        code: 'empty_row',
+        message: `no column that fills a property has a value (${this.active.map((c) => c.header).join(', ')})`,
+      });
+    }
+    if (this.o.dedupe) {
+      const skip = this.checkKey(keyJson, line, notes, problems);
+      if (skip) return { skip };
+    }
+    if (problems.length > 0) return { problems: [...problems] };
     // Built by +=, the text is a rope of its pieces: it lives only until the chunk's bytes
     // take it (ByteList.push writes it out once), so no piece outlives the row.
     return `${out}}}`;
+  }
+
+  /**
+   * The dedupe key of a row (its JSON as sent, or undefined when the row has none): a
+   * missing key and a key an earlier row had are noted, and are problems of the row, or
+   * (with --on-duplicate first) the reason it is left out.
+   */
+  private checkKey(
+    keyJson: string | undefined,
+    line: number,
+    notes: RowNotes,
+    problems: Problem[],
+  ): Problem | undefined {
+    const d = this.o.dedupe!;
+    const header = this.keyColumn?.header ?? d.slug;
+    if (keyJson === undefined || keyJson === 'null' || keyJson === '""') {
+      if (problems.some((p) => p.column === header)) return undefined;
+      notes.missingKeys++;
+      if (!d.allowMissing) {
+        problems.push({
+          column: header,
+          code: 'missing_dedupe_key',
+          message: `no ${d.slug} to match a record by (--dedupe-by ${d.slug}): fill it, or pass --allow-missing-key to create such rows as new records`,
+        });
+      }
+      return undefined;
+    }
+    const key = d.caseInsensitive ? keyJson.toLowerCase() : keyJson;
+    const earlier = this.keys.get(key);
+    if (earlier === undefined) {
+      this.keys.set(key, line);
+      return undefined;
+    }
+    notes.duplicateKeys++;
+    const what = `${d.slug} ${keyJson} repeats line ${earlier}`;
+    if (d.onDuplicate === 'last') return undefined;
+    if (d.onDuplicate === 'first') {
+      return {
+        column: header,
+        code: 'duplicate_key_in_file',
+        message: `${what}: left out, the row of line ${earlier} is kept (--on-duplicate first)`,
+      };
+    }
+    problems.push({
+      column: header,
+      code: 'duplicate_key_in_file',
+      message: `${what}: pass --on-duplicate first to keep that row, or --on-duplicate last to let this one update its record`,
+    });
+    return undefined;
   }
 
   /**
@@ -330,8 +505,9 @@ export class ImportEngine {
   private typed(c: ActiveColumn, text: string): TypedCell {
     // A plain decimal (`42`, `-7.5`, `100.50`) is the number JavaScript reads in it, written
     // as JSON writes it: what typeCell would give, without the cache, which amounts and ids
-    // would fill with values seen once.
-    if (c.number) {
+    // would fill with values seen once. Only where the column's decimal mark is a point:
+    // elsewhere `1.234` may be a thousand and more.
+    if (c.number && (c.typing.numbers?.decimal === '.' || !hasPoint(text))) {
       if (isCanonicalDecimal(text)) return { json: text, empty: false, error: undefined };
       const n = +text;
       if (Number.isFinite(n)) {
@@ -344,7 +520,7 @@ export class ImportEngine {
     if (known) return known;
     let cell: TypedCell;
     try {
-      const value = typeCell(c.def, text, this.o.typing);
+      const value = typeCell(c.def, text, c.typing);
       cell = {
         json: typeof value === 'string' ? jsonString(value) : JSON.stringify(value),
         empty: value === null || (Array.isArray(value) && value.length === 0),
@@ -358,21 +534,26 @@ export class ImportEngine {
     return cell;
   }
 
-  /** The first required property a row leaves without a value (blank, null or []). */
-  private missingRequired(fields: readonly string[]): { code: string; message: string } {
+  /** The required properties a row leaves without a value (blank, null or []). */
+  private missingRequired(fields: readonly string[]): Problem[] {
+    const out: Problem[] = [];
     for (const c of this.active) {
       if (!c.required) continue;
       const text = fields[c.index] ?? '';
       let empty = text.trim() === '';
-      if (!empty && !c.text) empty = this.typed(c, text).empty;
+      if (!empty && !c.text && !c.lookup) {
+        const typed = this.typed(c, text);
+        empty = typed.error === undefined && typed.empty;
+      }
       if (empty) {
-        return {
+        out.push({
+          column: c.header,
           code: 'required_missing',
-          message: `${c.header}: ${c.def.slug} is required and this row has no value`,
-        };
+          message: `${c.def.slug} is required and this row has no value`,
+        });
       }
     }
-    throw new Error('missingRequired: no required property is missing');
+    return out;
   }
 
   private newChunk(index: number, firstLine: number): Chunk {
@@ -386,6 +567,8 @@ export class ImportEngine {
       lines: [],
       raws: new ByteList('', '', this.capacity.raws),
       local: [],
+      skipped: [],
+      notes: noNotes(),
       prefixHash: '',
     };
   }
@@ -402,7 +585,9 @@ export class ImportEngine {
     if (o.stop.aborted) onStop();
     let chunk = this.newChunk(0, o.firstLine);
     try {
-      let batch = o.first;
+      // With look-ups, a batch waits until the values its rows name are resolved.
+      let batch = o.lookups ? await this.resolved(o.first) : o.first;
+      let ended = false;
       for (;;) {
         for (const ev of batch) {
           if (this.stopped || this.fatal !== undefined) break;
@@ -419,16 +604,23 @@ export class ImportEngine {
           }
           if (this.strictError) break;
         }
-        if (this.stopped || this.fatal !== undefined || this.strictError) break;
+        if (this.stopped || this.fatal !== undefined || this.strictError || ended) break;
         capYoungGeneration();
         // Not raced with the stop signal: a race with a promise that stays pending would
         // keep every event alive. A file answers at once; a pipe ends with its writer.
         const next = await o.events.next();
-        if (next.done) break;
-        batch = next.value;
+        if (next.done) {
+          if (!o.lookups) break;
+          // The rows held for their look-ups: the values they wait for are asked for now.
+          ended = true;
+          batch = await this.resolved(undefined);
+          continue;
+        }
+        batch = o.lookups ? await this.resolved(next.value) : next.value;
       }
       const complete = !this.stopped && this.fatal === undefined && this.strictError === undefined;
-      if (complete && (chunk.rows > 0 || chunk.blank > 0)) await this.close(chunk);
+      if (complete && (chunk.rows > 0 || chunk.blank > 0 || chunk.notes.footer > 0))
+        await this.close(chunk);
       if (complete && chunk.index < this.startChunk) {
         throw new UsageError(
           'The input ends before the point where the interrupted import stopped: it is not the same file.',
@@ -450,6 +642,8 @@ export class ImportEngine {
       jobs: this.jobs,
       processed: this.processedCount,
       firstErrors: this.firstErrors,
+      firstSkipped: this.firstSkipped,
+      footer: this.footer,
       interrupted,
       pending: this.pending,
     };
@@ -462,13 +656,13 @@ export class ImportEngine {
    */
   private consume(ev: CsvEvent, chunk: Chunk): 'open' | 'full' | 'next' {
     const o = this.o;
-    let built: string | { code: string; message: string } | undefined;
+    let built: string | { problems: Problem[] } | { skip: Problem } | undefined;
     if (ev.kind === 'row') {
-      built = this.carried ?? this.buildRow(ev.fields);
+      built = this.carried ?? this.buildRow(ev.fields, ev.line, chunk.notes);
       this.carried = undefined;
       if (typeof built === 'string') {
         const size = this.sizeOf(built, chunk);
-        if (size < 0) built = tooLarge(built, ev.fields, this.active);
+        if (size < 0) built = { problems: [tooLarge(built, ev.fields, this.active)] };
         else if (size > 0) {
           this.carried = built;
           return 'next';
@@ -476,11 +670,17 @@ export class ImportEngine {
       }
     }
     o.hash.update(ev.raw);
-    if (ev.kind === 'header') return 'open';
-    if (chunk.rows === 0 && chunk.blank === 0) chunk.firstLine = ev.line;
+    if (ev.kind === 'header' || ev.kind === 'preamble') return 'open';
+    if (chunk.rows === 0 && chunk.blank === 0 && chunk.notes.footer === 0)
+      chunk.firstLine = ev.line;
     chunk.lastLine = ev.kind === 'blank' ? ev.line : ev.endLine;
     if (ev.kind === 'blank') {
       chunk.blank++;
+      return 'open';
+    }
+    if (ev.kind === 'footer') {
+      chunk.notes.footer += ev.endLine - ev.line + 1;
+      this.noteFooter(ev);
       return 'open';
     }
     chunk.rows++;
@@ -498,8 +698,12 @@ export class ImportEngine {
       chunk.objects.push(built);
       chunk.lines.push(ev.line);
       chunk.raws.push(ev.raw);
+    } else if (built && 'skip' in built) {
+      chunk.skipped.push(
+        failureOf({ line: ev.line, fields: ev.fields, raw: ev.raw }, [built.skip]),
+      );
     } else {
-      failure = { line: ev.line, fields: ev.fields, raw: ev.raw, ...built! };
+      failure = failureOf({ line: ev.line, fields: ev.fields, raw: ev.raw }, built!.problems);
     }
     if (failure) {
       chunk.local.push(failure);
@@ -517,6 +721,49 @@ export class ImportEngine {
       chunk.objects.reaches(MAX_BODY_BYTES + BODY_PREFIX_BYTES - 1)
       ? 'full'
       : 'open';
+  }
+
+  /**
+   * With look-ups: the events that can be built now. `batch` joins those held; the values
+   * their rows name are asked for in batches of 50 as they gather, and the held events are
+   * given out, in order, once all the values of theirs are answered. Held rows past
+   * LOOKUP_HOLD_ROWS, or the end of the input (`batch` undefined), ask for the rest.
+   */
+  private async resolved(batch: CsvEvent[] | undefined): Promise<CsvEvent[]> {
+    const lookups = this.o.lookups!;
+    if (batch !== undefined) {
+      lookups.gather(batch);
+      this.held.push(batch);
+      this.heldRows += batch.length;
+    }
+    const all =
+      batch === undefined || this.heldRows >= Math.max(LOOKUP_HOLD_ROWS, this.o.chunkSize);
+    try {
+      await lookups.resolve(all);
+    } catch (err) {
+      this.fatal ??= err;
+      return [];
+    }
+    const out: CsvEvent[] = [];
+    while (this.held.length > 0 && lookups.ready(this.held[0]!)) {
+      const b = this.held.shift()!;
+      this.heldRows -= b.length;
+      for (const ev of b) out.push(ev);
+    }
+    return out;
+  }
+
+  /** The footer's lines and first values, for the summary. */
+  private noteFooter(ev: Extract<CsvEvent, { kind: 'footer' }>): void {
+    if (this.footer === undefined) this.footer = { first: ev.line, last: ev.endLine, texts: [] };
+    const f = this.footer;
+    f.last = ev.endLine;
+    const text = ev.fields
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+      .join(' ');
+    if (text !== '' && f.texts.length < 3)
+      f.texts.push(text.length > 40 ? `${text.slice(0, 39)}…` : text);
   }
 
   /**
@@ -620,25 +867,34 @@ export class ImportEngine {
       const c = this.counts;
       c.read += chunk.rows;
       c.blank += chunk.blank;
+      c.trimmed += chunk.notes.trimmed;
+      c.duplicate_keys += chunk.notes.duplicateKeys;
+      c.missing_keys += chunk.notes.missingKeys;
+      c.footer += chunk.notes.footer;
+      c.skipped += chunk.skipped.length;
+      for (const f of chunk.skipped) {
+        if (this.firstSkipped.length < MAX_ERRORS_SHOWN) this.firstSkipped.push(f);
+      }
       const failedRows: FailedRow[] = [...chunk.local];
-      // --results: every row's outcome in the order of the file (local failures merged in).
+      // --results: every row's outcome in the order of the file (local outcomes merged in).
       const lines: string[] = [];
       const wantLines = o.results !== undefined;
+      const local = wantLines ? localOutcomes(chunk) : [];
       let li = 0;
       const localLine = () => {
-        const f = chunk.local[li++]!;
+        const { row, status } = local[li++]!;
         lines.push(
-          `{"line":${f.line},"id":null,"status":"failed","error":${JSON.stringify({ code: f.code, message: f.message })}}\n`,
+          `{"line":${row.line},"id":null,"status":"${status}","error":${JSON.stringify({ code: row.code, message: row.message })},"errors":${JSON.stringify(problemsOf(row))}}\n`,
         );
       };
       for (let i = 0; i < result.rows.length; i++) {
         const r: RowOutcome = result.rows.at(i)!;
         const line = chunk.lines[i]!;
         if (wantLines) {
-          while (li < chunk.local.length && chunk.local[li]!.line < line) localLine();
+          while (li < local.length && local[li]!.row.line < line) localLine();
           const status = o.dryRun ? 'valid' : r.status;
           lines.push(
-            `{"line":${line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)}}\n`,
+            `{"line":${line},"id":${JSON.stringify(r.id)},"status":"${status}","error":${JSON.stringify(r.error)},"errors":${r.error ? `[${JSON.stringify(r.error)}]` : '[]'}}\n`,
           );
         }
         if (o.dryRun) continue;
@@ -659,7 +915,7 @@ export class ImportEngine {
         else if (r.status === 'updated') c.updated++;
         else c.unchanged++;
       }
-      while (wantLines && li < chunk.local.length) localLine();
+      while (wantLines && li < local.length) localLine();
       failedRows.sort((a, b) => a.line - b.line);
       c.failed += failedRows.length;
       for (const f of failedRows) {
@@ -724,6 +980,25 @@ export class ImportEngine {
   }
 }
 
+/** The rows of a chunk that had an outcome before sending, in the order of the file. */
+function localOutcomes(chunk: Chunk): { row: FailedRow; status: 'failed' | 'skipped' }[] {
+  const out: { row: FailedRow; status: 'failed' | 'skipped' }[] = [
+    ...chunk.local.map((row) => ({ row, status: 'failed' as const })),
+    ...chunk.skipped.map((row) => ({ row, status: 'skipped' as const })),
+  ];
+  return chunk.skipped.length === 0 ? out : out.sort((a, b) => a.row.line - b.row.line);
+}
+
+/** Whether a character code may be white space that trim() removes. */
+function mayBeSpace(code: number): boolean {
+  return code <= 32 || code === 0x85 || code === 0xa0 || code >= 0x1680;
+}
+
+/** Whether a text holds a `.`. */
+function hasPoint(text: string): boolean {
+  return text.includes('.');
+}
+
 /** Characters a JSON string must escape (and lone surrogates, which JSON.stringify escapes). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
@@ -740,7 +1015,7 @@ function tooLarge(
   object: string,
   fields: readonly string[],
   active: readonly { index: number; header: string }[],
-): { code: string; message: string } {
+): Problem {
   let largest: { header: string; bytes: number } | undefined;
   for (const c of active) {
     const bytes = Buffer.byteLength(fields[c.index] ?? '');

@@ -4,12 +4,38 @@
 // ("Job Title" finds `job_title`). `--map "Header=slug"` and `--map-file` override that,
 // `--skip Header` leaves a column out. Columns that match nothing stop the import before
 // anything is sent, with the closest property names; on a terminal they are asked about
-// one by one, and the answers can be saved as a mapping file for the next run.
+// one by one, and the answers can be saved as a mapping file for the next run, with how
+// each column is read (its locale, percents, dates, look-up), so a monthly import of the
+// same export is one command.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import type { Prompter } from '../prompt/prompter.ts';
 import { closest as closestNames } from '../util/suggest.ts';
+import type { LookupTarget } from './lookup.ts';
 import type { Definition } from './typing.ts';
+
+/** How a column's cells are read, beyond its property (flags, or a mapping file's column). */
+export interface ColumnSettings {
+  /** A BCP 47 tag: the decimal mark and the order of day and month. */
+  locale?: string | undefined;
+  /** The decimal mark itself (what a saved mapping records when the file showed it). */
+  decimal_mark?: '.' | ',' | undefined;
+  /** What a percent means: 12% is 12 (points) or 0.12 (fraction). */
+  percent?: 'points' | 'fraction' | undefined;
+  /** The order of NN/NN/YYYY dates. */
+  date_format?: 'dmy' | 'mdy' | undefined;
+  /** Numbers in a date column are Excel serial dates. */
+  excel_dates?: boolean | undefined;
+  /** `TYPE.SLUG`: the cells name records of TYPE by SLUG (see lookup.ts). */
+  lookup?: string | undefined;
+}
+
+/** The settings a mapping file may give for the whole file (flags given win over them). */
+export interface FileSettings extends Omit<ColumnSettings, 'lookup' | 'decimal_mark'> {
+  header_line?: number | undefined;
+  encoding?: string | undefined;
+  delimiter?: string | undefined;
+}
 
 export interface ColumnPlan {
   index: number;
@@ -18,12 +44,24 @@ export interface ColumnPlan {
   def: Definition | undefined;
   /** How the column got its property. */
   how: 'slug' | 'name' | 'map' | 'map-file' | 'prompt' | 'skip' | 'ws' | 'id';
+  /** How its cells are read, as a mapping file says for this column. */
+  settings?: ColumnSettings | undefined;
+  /** A --lookup column: the records its cells name. */
+  lookup?: LookupTarget | undefined;
+}
+
+/** A mapping file: each header's property (null: skipped) and settings, and the file's. */
+export interface MapFile {
+  columns: Map<string, { slug: string | null; settings: ColumnSettings | undefined }>;
+  settings: FileSettings;
 }
 
 export interface Unknown {
   index: number;
   header: string;
   suggestions: Definition[];
+  /** A header `ref.slug` of a reference property (as an export names it): --lookup reads it. */
+  lookup?: boolean;
 }
 
 /** Columns that `ws import` itself adds to a failed-rows file; skipped when read back. */
@@ -50,11 +88,83 @@ export function parseMapFlag(value: string): [string, string | null] {
   return [value.slice(0, at).trim(), slug === '' || slug === '-' ? null : slug];
 }
 
+const COLUMN_KEYS = [
+  'property',
+  'locale',
+  'decimal_mark',
+  'percent',
+  'date_format',
+  'excel_dates',
+  'lookup',
+];
+const FILE_KEYS = [
+  'columns',
+  'header_line',
+  'encoding',
+  'delimiter',
+  'locale',
+  'percent',
+  'date_format',
+  'excel_dates',
+];
+
+/** Check the settings of a mapping file (a column's, or the file's): their names and values. */
+function readSettings(
+  obj: Record<string, unknown>,
+  keys: readonly string[],
+  where: string,
+): ColumnSettings & FileSettings {
+  const bad = (key: string, what: string) =>
+    new UsageError(`${where}: "${key}" must be ${what}, not ${JSON.stringify(obj[key])}.`);
+  for (const key of Object.keys(obj)) {
+    if (!keys.includes(key)) {
+      throw new UsageError(
+        `${where}: unknown setting "${key}".`,
+        `The settings are ${keys.filter((k) => k !== 'columns').join(', ')}.`,
+      );
+    }
+  }
+  const str = (key: string): string | undefined => {
+    const v = obj[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string' || v === '') throw bad(key, 'a string');
+    return v;
+  };
+  const oneOf = <T extends string>(key: string, values: readonly T[]): T | undefined => {
+    const v = str(key);
+    if (v !== undefined && !values.includes(v as T)) throw bad(key, values.join(' or '));
+    return v as T | undefined;
+  };
+  const out: ColumnSettings & FileSettings = {
+    locale: str('locale'),
+    decimal_mark: oneOf('decimal_mark', ['.', ','] as const),
+    percent: oneOf('percent', ['points', 'fraction'] as const),
+    date_format: oneOf('date_format', ['dmy', 'mdy'] as const),
+    lookup: str('lookup'),
+    encoding: str('encoding'),
+    delimiter: str('delimiter'),
+  };
+  if (obj.excel_dates !== undefined) {
+    if (typeof obj.excel_dates !== 'boolean') throw bad('excel_dates', 'true or false');
+    out.excel_dates = obj.excel_dates;
+  }
+  if (obj.header_line !== undefined) {
+    const n = obj.header_line;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+      throw bad('header_line', 'a line number (1 or more)');
+    out.header_line = n;
+  }
+  for (const k of Object.keys(out) as (keyof typeof out)[]) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
 /**
- * A mapping file: a JSON object `{ "Header": "slug" }` (null skips the column), or lines
- * of `Header=slug` (`#` starts a comment).
+ * A mapping file: a JSON object `{ "Header": "slug" }` (null skips the column), or
+ * `{ "columns": { ... }, "locale": ..., ... }` where a column may also be
+ * `{ "property": "slug", "locale": ..., "lookup": ... }`; or lines of `Header=slug` (`#`
+ * starts a comment).
  */
-export function readMapFile(path: string): Map<string, string | null> {
+export function readMapFile(path: string): MapFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -63,7 +173,7 @@ export function readMapFile(path: string): Map<string, string | null> {
       `Cannot read the mapping file ${path} (${(err as NodeJS.ErrnoException).code}).`,
     );
   }
-  const out = new Map<string, string | null>();
+  const out: MapFile = { columns: new Map(), settings: {} };
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (trimmed.startsWith('{')) {
     let parsed: unknown;
@@ -74,17 +184,33 @@ export function readMapFile(path: string): Map<string, string | null> {
         `The mapping file ${path} is not valid JSON: ${(err as Error).message}.`,
       );
     }
-    const columns =
-      parsed !== null && typeof parsed === 'object' && 'columns' in parsed
-        ? (parsed as { columns: unknown }).columns
-        : parsed;
-    for (const [k, v] of Object.entries(columns as Record<string, unknown>)) {
+    const whole = parsed as Record<string, unknown>;
+    const nested = whole !== null && typeof whole === 'object' && 'columns' in whole;
+    if (nested) out.settings = readSettings(whole, FILE_KEYS, `The mapping file ${path}`);
+    const columns = (nested ? whole.columns : whole) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(columns ?? {})) {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const col = v as Record<string, unknown>;
+        const slug = col.property;
+        if (slug !== null && slug !== undefined && typeof slug !== 'string') {
+          throw new UsageError(
+            `In the mapping file ${path}, "${k}": "property" must be a property slug (a string) or null.`,
+          );
+        }
+        const settings = readSettings(col, COLUMN_KEYS, `In the mapping file ${path}, "${k}"`);
+        delete (settings as Record<string, unknown>).property;
+        out.columns.set(k, {
+          slug: slug === '' || slug === undefined ? null : (slug as string | null),
+          settings: Object.keys(settings).length > 0 ? settings : undefined,
+        });
+        continue;
+      }
       if (v !== null && typeof v !== 'string') {
         throw new UsageError(
-          `In the mapping file ${path}, "${k}" must map to a property slug (a string) or null.`,
+          `In the mapping file ${path}, "${k}" must map to a property slug (a string), null, or an object with "property".`,
         );
       }
-      out.set(k, v === '' ? null : v);
+      out.columns.set(k, { slug: v === '' ? null : v, settings: undefined });
     }
     return out;
   }
@@ -92,16 +218,31 @@ export function readMapFile(path: string): Map<string, string | null> {
     const l = line.trim();
     if (l === '' || l.startsWith('#')) continue;
     const [header, slug] = parseMapFlag(l);
-    out.set(header, slug);
+    out.columns.set(header, { slug, settings: undefined });
   }
   return out;
 }
 
-/** Write a mapping file (JSON: header → slug, null for skipped columns). */
-export function writeMapFile(path: string, columns: readonly ColumnPlan[]): void {
-  const obj: Record<string, string | null> = {};
-  for (const c of columns)
-    if (c.how !== 'ws' && c.how !== 'id') obj[c.header] = c.def?.slug ?? null;
+/**
+ * Write a mapping file: header → slug (null for skipped columns), or an object with the
+ * column's settings; the file's settings first, when there are any.
+ */
+export function writeMapFile(
+  path: string,
+  columns: readonly ColumnPlan[],
+  settings: FileSettings = {},
+): void {
+  const cols: Record<string, unknown> = {};
+  let nested = Object.keys(settings).length > 0;
+  for (const c of columns) {
+    if (c.how === 'ws' || c.how === 'id') continue;
+    const slug = c.def?.slug ?? null;
+    if (c.settings && Object.keys(c.settings).length > 0 && slug !== null) {
+      cols[c.header] = { property: slug, ...c.settings };
+      nested = true;
+    } else cols[c.header] = slug;
+  }
+  const obj = nested ? { ...settings, columns: cols } : cols;
   writeFileSync(path, `${JSON.stringify(obj, null, 2)}\n`);
 }
 
@@ -135,12 +276,12 @@ export interface MappingInput {
   /** --map, in order given. */
   map: ReadonlyArray<[string, string | null]>;
   /** --map-file. */
-  mapFile: ReadonlyMap<string, string | null> | undefined;
+  mapFile: MapFile | undefined;
   /** --skip. */
   skip: readonly string[];
 }
 
-function headerIndex(headers: readonly string[], name: string): number {
+export function headerIndex(headers: readonly string[], name: string): number {
   const exact = headers.indexOf(name);
   if (exact >= 0) return exact;
   const n = normalise(name);
@@ -162,11 +303,18 @@ function requireProperty(defs: readonly Definition[], slug: string, where: strin
 /** The plan of every column, and the columns that match no property. */
 export function resolveMapping(input: MappingInput): { columns: ColumnPlan[]; unknown: Unknown[] } {
   const { headers, defs } = input;
-  const forced = new Map<number, { def: Definition | undefined; how: ColumnPlan['how'] }>();
+  const forced = new Map<
+    number,
+    { def: Definition | undefined; how: ColumnPlan['how']; settings?: ColumnSettings | undefined }
+  >();
+  const settingsOf = new Map<number, ColumnSettings>();
   if (input.mapFile) {
-    for (const [header, slug] of input.mapFile) {
+    for (const [header, { slug, settings }] of input.mapFile.columns) {
       const i = headerIndex(headers, header);
       if (i < 0) continue; // a mapping file may serve several files
+      if (settings) settingsOf.set(i, settings);
+      // A look-up column's property is settled by its look-up (see lookup.ts).
+      if (slug === null && settings?.lookup !== undefined) continue;
       forced.set(i, {
         def:
           slug === null
@@ -204,8 +352,14 @@ export function resolveMapping(input: MappingInput): { columns: ColumnPlan[]; un
   const unknown: Unknown[] = [];
   headers.forEach((header, index) => {
     const f = forced.get(index);
+    const settings = settingsOf.get(index);
     if (f) {
-      columns.push({ index, header, ...f });
+      columns.push({ index, header, ...f, ...(settings ? { settings } : {}) });
+      return;
+    }
+    if (settings?.lookup !== undefined) {
+      // Its property comes with the look-up.
+      columns.push({ index, header, def: undefined, how: 'map-file', settings });
       return;
     }
     if ((FAILED_COLUMNS as readonly string[]).includes(header)) {
@@ -233,7 +387,15 @@ export function resolveMapping(input: MappingInput): { columns: ColumnPlan[]; un
       return;
     }
     columns.push({ index, header, def: undefined, how: 'skip' });
-    unknown.push({ index, header, suggestions: closest(defs, header) });
+    const ref = /^([\w-]+)\.[\w-]+$/.exec(header)?.[1];
+    const lookup =
+      ref !== undefined && defs.some((d) => d.slug === ref && /^(multi)?ref_/.test(d.type));
+    unknown.push({
+      index,
+      header,
+      suggestions: closest(defs, header),
+      ...(lookup ? { lookup } : {}),
+    });
   });
   return { columns, unknown };
 }
@@ -257,10 +419,18 @@ export function checkDuplicates(columns: readonly ColumnPlan[]): void {
 /** The usage error for columns that match no property. */
 export function unknownColumnsError(unknown: readonly Unknown[], canAsk: boolean): UsageError {
   const lines = unknown.map((u) => {
+    if (u.lookup)
+      return `  "${u.header}": the records it names by ${u.header.split('.')[1]}; --lookup "${u.header}" finds their ids`;
     const near = u.suggestions.map((d) => `${d.slug}${d.name ? ` (${d.name})` : ''}`);
     return `  "${u.header}"${near.length > 0 ? `: did you mean ${near.join(', ')}?` : ''}`;
   });
-  const first = unknown[0]!;
+  const first = unknown.find((u) => !u.lookup) ?? unknown[0]!;
+  if (first.lookup) {
+    return new UsageError(
+      `${unknown.length === 1 ? 'A column matches' : `${unknown.length} columns match`} no property; nothing was sent:\n${lines.join('\n')}`,
+      `Pass --lookup "${first.header}" to fill ${first.header.split('.')[0]} with the record it names, or --skip "${first.header}".`,
+    );
+  }
   const example = first.suggestions[0]?.slug ?? 'slug';
   return new UsageError(
     `${unknown.length === 1 ? 'A column matches' : `${unknown.length} columns match`} no property; nothing was sent:\n${lines.join('\n')}`,

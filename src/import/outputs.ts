@@ -93,14 +93,48 @@ export function csvField(text: string, delimiter: string): string {
   return text;
 }
 
+/** One problem of a row: the column it is in (when it is one cell's), a code and a message. */
+export interface Problem {
+  column?: string | undefined;
+  code: string;
+  message: string;
+}
+
 export interface FailedRow {
   line: number;
   /** The row's fields as read (empty when the row could not be split into fields). */
   fields: readonly string[];
   /** The row's text, for rows that could not be split. */
   raw: string;
+  /** The codes of its problems, `;` between them (one for most rows). */
   code: string;
+  /** Its problems' messages, each after its column, `; ` between them. */
   message: string;
+  /** Every problem of the row (absent: the one of code and message). */
+  problems?: readonly Problem[] | undefined;
+}
+
+/** A problem as one line: `Column: message`. */
+export function problemText(p: Problem): string {
+  return p.column === undefined ? p.message : `${p.column}: ${p.message}`;
+}
+
+/** The failed row of `problems`: every code (once each) and every message, in the order met. */
+export function failureOf(
+  row: { line: number; fields: readonly string[]; raw: string },
+  problems: readonly Problem[],
+): FailedRow {
+  return {
+    ...row,
+    code: [...new Set(problems.map((p) => p.code))].join(';'),
+    message: problems.map(problemText).join('; '),
+    problems,
+  };
+}
+
+/** The problems of a failed row, for --results. */
+export function problemsOf(row: FailedRow): readonly Problem[] {
+  return row.problems ?? [{ code: row.code, message: row.message }];
 }
 
 /** Lines of the failed-rows CSV: ws_line, ws_error_code, ws_error_message, then the file's columns. */

@@ -11,9 +11,10 @@ import type { Deps } from '../factory.ts';
 import { thousands } from '../output/plural.ts';
 import { monotonicMs } from '../util/time.ts';
 import { DEFAULT_CHUNK_SIZE } from './defaults.ts';
-import { type EngineReport, ImportEngine, StaleChunkError } from './engine.ts';
+import { type DedupeCheck, type EngineReport, ImportEngine, StaleChunkError } from './engine.ts';
 import type { InputSource } from './input.ts';
 import { fingerprint, keyFingerprint, type RunningHash } from './keys.ts';
+import { LookupResolver } from './lookup.ts';
 import type { ColumnPlan } from './mapping.ts';
 import { openRunFiles } from './outputs.ts';
 import { startTicker } from './progress.ts';
@@ -26,13 +27,15 @@ import {
   writeCheckpoint,
 } from './state.ts';
 import type { ImportEnd } from './summary.ts';
-import { type DateOrder, NewOptions } from './typing.ts';
+import type { DateOrder, NewOptions, TypingOptions } from './typing.ts';
 
 /** The flags that decide how the rows are sent (`ws import`'s options have them). */
 export interface SendFlags {
   /** The input as typed, for messages. */
   file: string;
   emptyAsNull: boolean;
+  /** --keep-whitespace: text cells keep their leading and trailing spaces. */
+  keepWhitespace?: boolean | undefined;
   arraySep: string;
   dateOrder: DateOrder | undefined;
   /** Given with --chunk-size; else that of an interrupted import of the input, or the default. */
@@ -63,13 +66,27 @@ export interface SendPlan {
   delimiter: string;
   columns: readonly ColumnPlan[];
   apiOptions: ImportOptions | undefined;
+  /** How each number and date column is read (src/import/columns.ts, columnReadings). */
+  columnTyping?: ReadonlyMap<number, TypingOptions> | undefined;
+  /** With --dedupe-by: how keys are checked in the file. */
+  dedupe?: DedupeCheck | undefined;
+  /** How cells are read as the flags and a mapping file say (for the chunks' keys). */
+  readingSettings?: Record<string, unknown> | undefined;
+  /** With --create-missing-options: where the options to create are noted. */
+  newOptions?: NewOptions | undefined;
   /** When the import started (monotonicMs), for the rate. */
   started: number;
 }
 
 export type SendOutcome = Pick<
   ImportEnd,
-  'report' | 'status' | 'failedFile' | 'resultsFile' | 'resumeCommand' | 'newOptions'
+  | 'report'
+  | 'status'
+  | 'failedFile'
+  | 'resultsFile'
+  | 'resumeCommand'
+  | 'newOptions'
+  | 'lookupQueries'
 >;
 
 /** Send the rows (or, with dryRun, check them) and say how it went. */
@@ -77,7 +94,13 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   const { io } = deps;
   const { source, header } = plan;
   const now = deps.clock.now();
+  const lookupColumns = plan.columns.flatMap((c) =>
+    c.lookup === undefined ? [] : [{ index: c.index, header: c.header, target: c.lookup }],
+  );
   const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
+  // Look-ups are reads: a dry run makes them too, to check the names.
+  const lookupClient =
+    lookupColumns.length === 0 ? undefined : (client ?? (await deps.client({ pooled: true })));
   const creds = flags.dryRun ? undefined : await deps.credentials();
   const at = creds && {
     source: source.path ?? `stdin:${deps.cwd}`,
@@ -102,6 +125,9 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     chunkSize,
     delimiter: plan.delimiter,
     encoding: source.encoding(),
+    // What changes the rows' bodies beyond the above, only when given (so the keys of
+    // imports that use none stay what they were).
+    ...readingFingerprint(plan, flags),
   });
   const { checkpoint, resume } =
     at && flags.wait
@@ -137,13 +163,17 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   }
 
   // With --create-missing-options: the select values the rows name that no option has.
-  const newOptions =
-    plan.apiOptions?.create_missing_options === true ? new NewOptions() : undefined;
+  const newOptions = plan.newOptions;
 
   const requests = new AbortController();
   // Each chunk in flight listens to it (its request, its wait before the next poll, the
   // rate limiter): above Node's default of 10 listeners it would print a leak warning.
   setMaxListeners(flags.concurrency * 3 + 10, requests.signal);
+  // Look-ups run under the requests' signal too: the first Ctrl-C stops reading, not them.
+  const lookups =
+    lookupClient === undefined
+      ? undefined
+      : new LookupResolver(lookupClient, lookupColumns, flags.arraySep, requests.signal);
   const progress = await io.progress(
     flags.dryRun ? `Checking ${source.label}…` : `Importing ${source.label}…`,
   );
@@ -172,7 +202,11 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     splitRow: await rowSplitter(plan.delimiter, header.fields.length),
     columns: plan.columns,
     typing: { arraySep: flags.arraySep, dateOrder: flags.dateOrder, newOptions },
+    columnTyping: plan.columnTyping,
     emptyAsNull: flags.emptyAsNull,
+    keepWhitespace: flags.keepWhitespace,
+    dedupe: plan.dedupe,
+    lookups,
     apiOptions: plan.apiOptions,
     chunkSize,
     concurrency: flags.concurrency,
@@ -242,5 +276,26 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     resultsFile: files.resultsPath,
     resumeCommand: report.interrupted ? `${flags.command} --resume` : null,
     ...(newOptions === undefined ? {} : { newOptions: newOptions.list() }),
+    ...(lookups === undefined ? {} : { lookupQueries: lookups.queries }),
   };
+}
+
+/**
+ * What decides the rows' bodies besides the columns and options: how cells are read as
+ * the flags and a mapping file say, the dedupe choices and the look-ups. Only what is
+ * given enters the fingerprint: what the file's own cells show is a function of its
+ * content (which the keys hold already), so an import of the same file keeps the keys it
+ * had before these settings existed, and a re-run replays its chunks.
+ */
+function readingFingerprint(plan: SendPlan, flags: SendFlags): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (flags.keepWhitespace) out.keepWhitespace = true;
+  if (plan.readingSettings !== undefined && Object.keys(plan.readingSettings).length > 0)
+    out.readings = plan.readingSettings;
+  const d = plan.dedupe;
+  if (d && (d.onDuplicate !== 'fail' || d.allowMissing))
+    out.dedupe = [d.onDuplicate, d.allowMissing];
+  const lookups = plan.columns.flatMap((c) => (c.lookup ? [[c.index, c.lookup]] : []));
+  if (lookups.length > 0) out.lookups = lookups;
+  return out;
 }

@@ -33,6 +33,16 @@ export interface Counts {
   /** Rows the API answered with an error (part of failed). */
   rejected: number;
   blank: number;
+  /** Text cells whose leading or trailing spaces were trimmed. */
+  trimmed: number;
+  /** Rows left out (a repeated key with --on-duplicate first). */
+  skipped: number;
+  /** Rows whose dedupe key repeats an earlier row's. */
+  duplicate_keys: number;
+  /** Rows without a dedupe key. */
+  missing_keys: number;
+  /** Lines of the footer after the data, skipped. */
+  footer: number;
 }
 
 export function zeroCounts(): Counts {
@@ -45,6 +55,11 @@ export function zeroCounts(): Counts {
     failed: 0,
     rejected: 0,
     blank: 0,
+    trimmed: 0,
+    skipped: 0,
+    duplicate_keys: 0,
+    missing_keys: 0,
+    footer: 0,
   };
 }
 

@@ -11,7 +11,10 @@ export type Format = (typeof FORMATS)[number];
 export interface Column<T = Record<string, unknown>> {
   /** Field name, as used by --fields and as the JSON key. */
   key: string;
-  /** Table/CSV header; defaults to the key. A table shows it in capitals, `_` as spaces. */
+  /**
+   * A table's header; defaults to the key. A table shows it in capitals, `_` as spaces. CSV
+   * headers are the keys, the names --fields takes.
+   */
   header?: string;
   /** How to read the value from a row (also the JSON value); defaults to row[key] (dot paths allowed). */
   get?: (row: T) => unknown;

@@ -108,7 +108,8 @@ export function createRowWriter<T>(
       const header = async () => {
         if (headerDone) return;
         headerDone = true;
-        await put(io, `${cols.map((c) => csvEscape(c.header ?? c.key)).join(',')}\r\n`);
+        // The field names --fields takes (`created_at`), whatever a table calls them.
+        await put(io, `${cols.map((c) => csvEscape(c.key)).join(',')}\r\n`);
       };
       return {
         get count() {

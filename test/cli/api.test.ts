@@ -76,7 +76,14 @@ describe('ws api', () => {
     const lines = j.stderr.trimEnd().split('\n');
     assert.equal(lines.length, 1);
     const err = JSON.parse(lines[0]!).error;
-    assert.deepEqual(Object.keys(err), ['status', 'code', 'message', 'request_id', 'errors']);
+    assert.deepEqual(Object.keys(err), [
+      'status',
+      'code',
+      'message',
+      'request_id',
+      'errors',
+      'hint',
+    ]);
     assert.equal(err.status, 404);
     assert.equal(err.code, 'not_found');
     assert.match(err.request_id, /^req_/);
@@ -296,6 +303,7 @@ describe('error bodies of every form', () => {
           message: 'Key reused with another body',
           request_id: 'req_stub_1',
           errors: [],
+          hint: null,
         });
         const b = await runWs(['api', 'GET', '/v2/b'], { env: senv });
         assert.equal(b.code, 4);

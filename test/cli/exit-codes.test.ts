@@ -55,6 +55,7 @@ describe('the exit-code table', () => {
         message: "Unknown option '--bogus-flag'",
         request_id: null,
         errors: [],
+        hint: 'See `ws profile list --help`.',
       },
     });
     const human = await runWs(['no-such-command'], { env });

@@ -18,6 +18,14 @@ function defaults(type: string, file: string) {
     skip: [],
     ignoreUnknown: false,
     emptyAsNull: false,
+    keepWhitespace: false,
+    headerLine: undefined,
+    locale: undefined,
+    percent: undefined,
+    excelDates: false,
+    lookup: [] as string[],
+    onDuplicate: undefined,
+    allowMissingKey: false,
     arraySep: ';',
     dateOrder: undefined,
     dedupeBy: undefined,
@@ -68,6 +76,16 @@ describe('ws import: parsing', () => {
         '--skip',
         'Age',
         '--ignore-unknown',
+        '--header-line',
+        '4',
+        '--locale',
+        'de-DE',
+        '--percent',
+        'Points',
+        '--excel-dates',
+        '--keep-whitespace',
+        '--lookup',
+        'Company=organization.name',
         '--empty-as-null',
         '--array-sep',
         '|',
@@ -77,6 +95,9 @@ describe('ws import: parsing', () => {
         'email',
         '--case-insensitive',
         '--no-update',
+        '--on-duplicate',
+        'last',
+        '--allow-missing-key',
         '--create-missing-options',
         '--list-id',
         LIST,
@@ -105,6 +126,14 @@ describe('ws import: parsing', () => {
         skip: ['Age'],
         ignoreUnknown: true,
         emptyAsNull: true,
+        keepWhitespace: true,
+        headerLine: 4,
+        locale: 'de-DE',
+        percent: 'points',
+        excelDates: true,
+        lookup: ['Company=organization.name'],
+        onDuplicate: 'last',
+        allowMissingKey: true,
         arraySep: '|',
         dateOrder: 'dmy',
         dedupeBy: 'email',
@@ -123,8 +152,11 @@ describe('ws import: parsing', () => {
         command:
           "ws import contacts 'My People.csv' --profile prod --delimiter semicolon --encoding latin1 " +
           '--map E-mail=email --map Notes= --map-file m.json --save-map out.json --skip Age ' +
-          "--ignore-unknown --empty-as-null --array-sep '|' --date-format DMY --dedupe-by email " +
-          `--case-insensitive --no-update --create-missing-options --list-id ${LIST} ` +
+          '--ignore-unknown --header-line 4 --locale de-DE --percent Points --excel-dates ' +
+          '--keep-whitespace --lookup Company=organization.name ' +
+          "--empty-as-null --array-sep '|' --date-format DMY --dedupe-by email " +
+          '--case-insensitive --no-update --on-duplicate last --allow-missing-key ' +
+          `--create-missing-options --list-id ${LIST} ` +
           '--chunk-size 500 --concurrency 4 --strict ' +
           '--failed-file bad.csv --results r.ndjson',
         // The same command on the failed rows: its own files and --resume left out.
@@ -133,9 +165,13 @@ describe('ws import: parsing', () => {
           args: [
             ...['--profile', 'prod', '--delimiter', 'semicolon', '--encoding', 'latin1'],
             ...['--map', 'E-mail=email', '--map', 'Notes=', '--map-file', 'm.json'],
-            ...['--skip', 'Age', '--ignore-unknown', '--empty-as-null', '--array-sep', '|'],
+            ...['--skip', 'Age', '--ignore-unknown', '--header-line', '4', '--locale', 'de-DE'],
+            ...['--percent', 'Points', '--excel-dates', '--keep-whitespace'],
+            ...['--lookup', 'Company=organization.name'],
+            ...['--empty-as-null', '--array-sep', '|'],
             ...['--date-format', 'DMY', '--dedupe-by', 'email', '--case-insensitive'],
-            ...['--no-update', '--create-missing-options'],
+            ...['--no-update', '--on-duplicate', 'last', '--allow-missing-key'],
+            ...['--create-missing-options'],
             ...['--list-id', LIST, '--chunk-size', '500', '--concurrency', '4', '--strict'],
           ],
         },
@@ -288,6 +324,23 @@ describe('ws import: parsing', () => {
         /--timeout takes a positive number of seconds, not "0"/,
       ],
       [['import', 'jobs', '--limit', '0'], /--limit takes a whole number at least 1/],
+      [['import', 'c', 'f.csv', '--percent', '100'], /--percent takes points .* or fraction/],
+      [
+        ['import', 'c', 'f.csv', '--dedupe-by', 'email', '--on-duplicate', 'newest'],
+        /--on-duplicate takes fail, first or last, not "newest"/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--on-duplicate', 'first'],
+        /--on-duplicate applies to --dedupe-by/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--allow-missing-key'],
+        /--allow-missing-key applies to --dedupe-by/,
+      ],
+      [
+        ['import', 'c', 'f.csv', '--header-line', '0'],
+        /--header-line takes a whole number at least 1/,
+      ],
     ];
     await assertUsageErrors(cases);
   });

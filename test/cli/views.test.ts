@@ -238,6 +238,7 @@ describe('ws views create', () => {
         message: 'Bad --where "stage=wno": "wno" is not an option of "stage".',
         request_id: null,
         errors: [],
+        hint: 'Did you mean "won"? Options: lead (Lead), qualified (Qualified), proposal (Proposal), won (Won), lost (Lost).',
       },
     });
     assert.equal(dealViews().length, 0);

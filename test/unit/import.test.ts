@@ -215,7 +215,9 @@ describe('typeCell', () => {
       }
     };
     assert.equal(codeOf('num', '12abc'), 'invalid_number');
-    assert.equal(codeOf('num', '1.234,5'), 'invalid_number');
+    assert.equal(codeOf('num', '1.234,5.6'), 'invalid_number');
+    assert.equal(codeOf('num', '1,234'), 'ambiguous_number');
+    assert.equal(codeOf('num', '12%'), 'ambiguous_percent');
     assert.equal(codeOf('bool', 'maybe'), 'invalid_boolean');
     assert.equal(codeOf('select_str', 'x'), 'unknown_option');
     assert.equal(codeOf('jsonb', '{oops}'), 'invalid_json');

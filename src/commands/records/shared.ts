@@ -12,8 +12,9 @@ import {
   findDefinition,
   type PropertyDefinition,
 } from '../../schema/definitions.ts';
-import { isPlainObject, isUuid, own } from '../../util/guards.ts';
+import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue, normaliseValue } from '../../values/coerce.ts';
+import { readSelected } from '../../values/paths.ts';
 import { toWriteForm } from '../../values/write-form.ts';
 import { readJsonArg } from '../common/input.ts';
 
@@ -155,7 +156,10 @@ export async function buildWrite(
   return { default: values };
 }
 
-/** Columns of record rows: `id`, then one per property slug (values in write form). */
+/**
+ * Columns of record rows: `id`, then one per property slug or dot-path (`organization.name`
+ * reads the referenced record's name), values in write form.
+ */
 export function rowColumns(slugs: readonly string[]): Column<Row>[] {
   return [
     { key: 'id' },
@@ -164,7 +168,7 @@ export function rowColumns(slugs: readonly string[]): Column<Row>[] {
       .map(
         (slug): Column<Row> => ({
           key: slug,
-          get: (row) => toWriteForm(own(row.properties, slug)),
+          get: (row) => toWriteForm(readSelected(row.properties, slug)),
         }),
       ),
   ];

@@ -4,6 +4,7 @@ import type { View, ViewRecord } from '../../api/views.ts';
 import type { Column } from '../../output/format.ts';
 import { definitionOf, type PropertyDefinition } from '../../query/slugs.ts';
 import { isPlainObject } from '../../util/guards.ts';
+import { readSelected } from '../../values/paths.ts';
 
 /** A record's values: its `properties` (rows of a page), `default` (a record), or itself. */
 export function valuesOf(row: ViewRecord): Record<string, unknown> {
@@ -12,23 +13,10 @@ export function valuesOf(row: ViewRecord): Record<string, unknown> {
   return row;
 }
 
-/** One step into a value: a reference `{ id, properties }` is followed into its properties. */
-function step(value: unknown, segment: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => step(v, segment));
-  if (!isPlainObject(value)) return undefined;
-  if (segment !== 'id' && isPlainObject(value.properties)) return value.properties[segment];
-  return value[segment];
-}
-
 /** The value a select path reads from a record (`organization.name` follows the reference). */
 export function selected(row: ViewRecord, path: string): unknown {
   if (path === 'id') return row.id;
-  const values = valuesOf(row);
-  if (path in values) return values[path];
-  const [first, ...rest] = path.split('.');
-  let value: unknown = values[first!];
-  for (const segment of rest) value = step(value, segment);
-  return value;
+  return readSelected(valuesOf(row), path);
 }
 
 /** How a table shows a referenced record: its name (or title, email), else its id. */

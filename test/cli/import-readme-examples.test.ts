@@ -1,0 +1,82 @@
+// The README's worked examples of `ws import` (the locale, look-up and dedupe rules), run
+// as printed: each ```sh block of the import section that a ```text block follows is run
+// by bash, with `ws` on PATH, in a directory of its own, against an emptied sandbox, and
+// its stdout must be the text block (CSV's \r\n read as line ends).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { BIN, wsEnv } from '../helpers/spawned.ts';
+
+const README = new URL('../../README.md', import.meta.url).pathname;
+
+/** The (command, output) pairs of the README's import section. */
+function examples(): { script: string; output: string }[] {
+  const text = readFileSync(README, 'utf8');
+  const start = text.indexOf('## Importing CSV: `ws import`');
+  assert.ok(start >= 0, 'the README has the import section');
+  const end = text.indexOf('\n## ', start + 10);
+  const section = text.slice(start, end);
+  const block = '((?:(?!```)[\\s\\S])*)';
+  const pair = new RegExp(`\`\`\`sh\\n${block}\`\`\`\\n\\n\`\`\`text\\n${block}\`\`\``, 'g');
+  return [...section.matchAll(pair)].map((m) => ({
+    script: m[1]!,
+    output: m[2]!,
+  }));
+}
+
+/** `bash -c script` in `cwd`: exit code and stdout. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let t: TestSandbox;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  t = await startTestSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'ws-readme-import-'));
+  const ws = join(dir, 'ws');
+  writeFileSync(
+    ws,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  chmodSync(ws, 0o755);
+  env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
+});
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await t.stop();
+});
+
+describe("the README's examples of ws import", () => {
+  it('the locale, look-up and dedupe rules each have a worked example', () => {
+    const scripts = examples().map((e) => e.script);
+    assert.equal(scripts.length, 3);
+    assert.match(scripts[0]!, /--locale de-DE/);
+    assert.match(scripts[1]!, /--lookup "Company=organization\.name"/);
+    assert.match(scripts[2]!, /--dedupe-by email --on-duplicate last --allow-missing-key/);
+  });
+
+  for (const [i, name] of ['locale', 'look-up', 'dedupe'].entries()) {
+    it(`the ${name} example prints what the README shows`, async () => {
+      const example = examples()[i]!;
+      t.sandbox.reset();
+      const cwd = mkdtempSync(join(dir, 'example-'));
+      const r = await bash(example.script, cwd, env);
+      // CSV rows end with \r\n; the README shows lines.
+      assert.equal(r.stdout.replace(/\r\n/g, '\n'), example.output, r.stderr);
+    });
+  }
+});
