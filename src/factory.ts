@@ -48,12 +48,9 @@ export interface Deps {
   credentials(): Promise<Credentials>;
   /**
    * The API client, built on first use and the same for the whole command. Verbs do not
-   * close it: main.ts closes it once the verb has returned or thrown. `pooled`: the command
-   * keeps many requests in flight for long (imports, batch work), so the client sends
-   * through undici's connection pool from then on; otherwise through node:http, which costs
-   * a one-shot command less to load.
+   * close it: main.ts closes it once the verb has returned or thrown.
    */
-  client(options?: { pooled?: boolean }): Promise<ApiClient>;
+  client(): Promise<ApiClient>;
 }
 
 /** The dependencies of one command, and the end of their lifetime (see main.ts). */
@@ -73,8 +70,6 @@ export interface DepsInit {
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
   secrets?: string[];
-  /** The process ends once the command returns (see CloseOptions). */
-  processEnds?: boolean;
   /** Passed to the API client (tests use it to skip backoff waits). */
   clientOverrides?: Partial<ClientOptions>;
 }
@@ -145,7 +140,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       });
       return creds;
     },
-    async client(options) {
+    async client() {
       // The HTTP client loads only for commands that send requests.
       client ??= deps.credentials().then(async (c) => {
         const api = await import('./api/client.ts');
@@ -171,26 +166,23 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
           timeoutMs,
           retries,
           signal: init.signal,
+          env,
           userAgent: `ws/${VERSION} node/${process.versions.node}`,
           ...init.clientOverrides,
         });
       });
       const made = await client;
-      if (options?.pooled) {
-        made.usePool();
-        // Every request in flight listens to the command's signal; the pooled client's
-        // commands (imports, batch work) keep up to 16 at once (--concurrency), past Node's
-        // default of 10 listeners and its leak warning. (Raised here, not for every
-        // command: setting it costs a one-request command 0.3 ms.)
-        setMaxListeners(100, init.signal);
-      }
+      // Every request in flight listens to the command's signal; imports and batch work keep
+      // up to 16 at once (--concurrency), past Node's default of 10 listeners and its leak
+      // warning.
+      setMaxListeners(100, init.signal);
       return made;
     },
     async close() {
       const built = client;
       client = undefined;
       const c = await built?.catch(() => undefined);
-      await c?.close({ processEnds: init.processEnds ?? false }).catch((err: unknown) => {
+      await c?.close().catch((err: unknown) => {
         io.debug(`closing the API client: ${(err as Error).message}`);
       });
       // The next command with this key starts from the places this one left busy.

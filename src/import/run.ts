@@ -77,7 +77,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   const { io } = deps;
   const { source, header } = plan;
   const now = deps.clock.now();
-  const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
+  const client = flags.dryRun ? undefined : await deps.client();
   const creds = flags.dryRun ? undefined : await deps.credentials();
   const at = creds && {
     source: source.path ?? `stdin:${deps.cwd}`,

@@ -136,7 +136,7 @@ describe('the packed package', () => {
         cmdline.join(' '),
       );
     }
-    // A request through the HTTP client (undici, with its parser read from the .wasm files).
+    // A request through the HTTP client.
     const count = ws(['api', 'GET', '/v2/prism/{teamId}/contact/count']);
     assert.equal(count.code, 0, count.stderr);
     assert.deepEqual(JSON.parse(count.stdout), { total: 0 });

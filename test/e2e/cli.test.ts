@@ -2,16 +2,7 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -398,64 +389,6 @@ main(${JSON.stringify(args)}).then((code) => {
     } finally {
       child.kill('SIGTERM');
       await exited(child);
-    }
-  });
-
-  it("parses responses with undici's WebAssembly files, the SIMD one or the fallback", async () => {
-    // Batch work sends through undici's pool, which parses HTTP with llhttp; the build writes
-    // both parsers next to the chunks as .wasm files (scripts/build.mjs); a copy of the
-    // build shows which one a request reads.
-    const copy = tempConfigDir();
-    const { child, ready } = await startForeground(['--quiet', '--no-profile', '--seed', 'demo']);
-    try {
-      cpSync(join(ROOT, 'bin'), join(copy.dir, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist'), join(copy.dir, 'dist'), { recursive: true });
-      const sandboxEnv = {
-        ...env(),
-        WS_BASE_URL: ready.url,
-        WS_TEAM_ID: ready.team_id,
-        WS_API_KEY: ready.api_key,
-      };
-      const id = spawnSync(
-        process.execPath,
-        [BIN, 'records', 'list', 'contacts', '--limit', '1', '--format', 'tsv', '--fields', 'id'],
-        { env: sandboxEnv, encoding: 'utf8' },
-      ).stdout.trim();
-      assert.match(id, /^[0-9a-f-]{36}$/);
-      const status = (bin: string, extra: Record<string, string> = {}) =>
-        spawnSync(
-          process.execPath,
-          [bin, 'records', 'batch-update', 'contacts', '--file', '-', '--retries', '0'],
-          {
-            env: { ...sandboxEnv, ...extra },
-            input: `id,city\n${id},Paris\n`,
-            encoding: 'utf8',
-          },
-        );
-      const copied = join(copy.dir, 'bin', 'ws.js');
-      const chunks = join(copy.dir, 'dist', 'chunks');
-      for (const [bin, extra] of [
-        [BIN, {}],
-        [BIN, { UNDICI_NO_WASM_SIMD: '1' }],
-        [copied, {}],
-      ] as const) {
-        const r = status(bin, extra);
-        assert.equal(r.status, 0, r.stderr);
-        assert.match(r.stderr, /Updated 1 of 1 contact\./);
-      }
-      // Without the SIMD file, as on a machine without SIMD, the fallback parses.
-      rmSync(join(chunks, 'llhttp-simd.wasm'));
-      const fallback = status(copied);
-      assert.equal(fallback.status, 0, fallback.stderr);
-      // Without either, no request gets an answer: the files are what the client reads.
-      rmSync(join(chunks, 'llhttp.wasm'));
-      const none = status(copied);
-      assert.notEqual(none.status, 0);
-      assert.match(none.stderr, /llhttp\.wasm/);
-    } finally {
-      child.kill('SIGTERM');
-      await exited(child);
-      copy.cleanup();
     }
   });
 
