@@ -16,7 +16,6 @@
 // second. Only a command's own places are saved: one it resumed was saved by the command
 // that took it. See ratelimit-file.ts.
 
-import { onAbort } from '../util/abort.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 
 /** Call when the request's answer has arrived (or the request failed); safe to call twice. */
@@ -138,10 +137,11 @@ export class RateLimiter {
 
   private nextRelease(signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const stopListening = signal && onAbort(signal, () => reject(signal.reason));
+      const onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const previous = this.released;
       this.released = () => {
-        stopListening?.();
+        signal?.removeEventListener('abort', onAbort);
         previous?.();
         resolve();
       };
