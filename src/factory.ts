@@ -90,11 +90,8 @@ function positiveNumber(
   return n;
 }
 
-/**
- * One process has one rate limiter per service and key, shared by every request, and
- * resumed from (and saved to) the state the key's last command left (api/ratelimit.ts).
- */
-const limiters = new Map<string, { limiter: RateLimiter; file: string }>();
+/** One process has one rate limiter per service and key, shared by every request. */
+const limiters = new Map<string, RateLimiter>();
 
 export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   const { io, env } = init;
@@ -113,8 +110,6 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   let store: Promise<ProfileStore> | undefined;
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
-  let limited: { limiter: RateLimiter; file: string } | undefined;
-  let saveLimiter: ((file: string, times: readonly number[]) => void) | undefined;
   const deps: OwnedDeps = {
     io,
     env,
@@ -146,17 +141,11 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
         const api = await import('./api/client.ts');
         const { ApiClient, RateLimiter } = api;
         const key = `${c.baseUrl}\n${c.apiKey}\n${c.rateLimit}`;
-        let found = limiters.get(key);
-        if (!found) {
-          const limiter = new RateLimiter(c.rateLimit);
-          const file = api.limiterFile((await deps.config()).dir, c.baseUrl, c.teamId, c.apiKey);
-          if (c.rateLimit > 0) limiter.resume(api.readLimiterFile(file));
-          found = { limiter, file };
-          limiters.set(key, found);
+        let limiter = limiters.get(key);
+        if (limiter === undefined) {
+          limiter = new RateLimiter(c.rateLimit);
+          limiters.set(key, limiter);
         }
-        limited = found;
-        saveLimiter = api.writeLimiterFile;
-        const { limiter } = found;
         return new ApiClient({
           baseUrl: c.baseUrl,
           apiKey: c.apiKey,
@@ -185,10 +174,6 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       await c?.close().catch((err: unknown) => {
         io.debug(`closing the API client: ${(err as Error).message}`);
       });
-      // The next command with this key starts from the places this one left busy.
-      if (limited?.limiter.used && limited.limiter.perSecond > 0) {
-        saveLimiter?.(limited.file, limited.limiter.saved());
-      }
     },
   };
   return deps;

@@ -11,7 +11,6 @@ import { type ProxyEnv, proxyFor, shownProxy } from './proxy.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
 export { RateLimiter } from './ratelimit.ts';
-export { limiterFile, readLimiterFile, writeLimiterFile } from './ratelimit-file.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
 import type { Transport } from './transport.ts';
