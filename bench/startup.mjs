@@ -137,7 +137,7 @@ try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const times = cases.map(() => []);
-    // Warm the file cache and ws's code cache (bin/ws.js) before measuring.
+    // Warm the file cache and Node's compile cache before measuring.
     for (const [, args, extra, tty] of cases)
       for (let i = 0; i < 3; i++) once(node, args, extra, tty);
     for (let i = 0; i < runs; i++) {
