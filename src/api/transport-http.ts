@@ -87,7 +87,15 @@ export class HttpTransport implements Transport {
         clearTimeout(connectTimer);
         reject(x.signal?.aborted ? x.signal.reason : named(err, proxy));
       };
-      const req = module.request(options, (res) => {
+      let req: Http.ClientRequest;
+      try {
+        req = module.request(options, onAnswer);
+      } catch (err) {
+        // Refused before anything is sent: a path with a space, a method that is no token.
+        reject(unsendable(err, x.method));
+        return;
+      }
+      function onAnswer(res: Http.IncomingMessage) {
         answered = true;
         clearTimeout(connectTimer);
         if (declaredOver(res.headers, max)) {
@@ -136,7 +144,7 @@ export class HttpTransport implements Transport {
               ),
             ),
           );
-      });
+      }
       req.on('error', (err: Error & { code?: string }) => {
         if (!answered && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE'))
           Object.assign(err, { stale: true });
@@ -236,6 +244,16 @@ function decoded(res: Http.IncomingMessage, method: string): Readable {
     'BAD_ANSWER',
     `The answer is encoded as "${encoding}", which ws did not ask for (it reads gzip and br).`,
   );
+}
+
+/** A request Node refuses to send, as BAD_HEADER (the client makes it a usage error). */
+function unsendable(err: unknown, method: string): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'ERR_UNESCAPED_CHARACTERS')
+    return transportError('BAD_HEADER', 'The request path has a space or a control character.');
+  if (code === 'ERR_INVALID_HTTP_TOKEN')
+    return transportError('BAD_HEADER', `"${method}" is not an HTTP method.`);
+  return err;
 }
 
 /**

@@ -611,6 +611,29 @@ describe('the transport on a kept connection, and answers it cannot read', () =>
     }
   });
 
+  it('a path with a space or a method that is no token is a usage error, and nothing is sent', async () => {
+    const server = await httpServer(() => json('{}'));
+    const c = make(server.url);
+    try {
+      await assert.rejects(c.request({ method: 'GET', path: '/v2/x y' }), (err: Error) => {
+        assert.equal(err.name, 'UsageError');
+        assert.match(
+          err.message,
+          /^The request path has a space or a control character\. Nothing was sent/,
+        );
+        return true;
+      });
+      await assert.rejects(
+        c.request({ method: 'GE T', path: '/v2/x' }),
+        /"GE T" is not an HTTP method/,
+      );
+      assert.equal(server.seen.length, 0);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
   it('a key or -H value with a line break is a usage error naming the header, and nothing is sent', async () => {
     const server = await httpServer(() => json('{}'));
     try {
