@@ -66,11 +66,6 @@ class Later<T extends object | boolean> {
     if (typeof value === 'function') this.make = value as () => T;
     else this.value = value;
   }
-  /** Whether the value was given or made (a function not yet called has made nothing). */
-  get made(): boolean {
-    return this.make === undefined;
-  }
-
   get(): T {
     if (this.make !== undefined) {
       this.value = this.make();
