@@ -9,6 +9,7 @@
 //
 //   node bench/ratelimit.mjs                 # 10,000 records, a loop of 200 commands
 //   node bench/ratelimit.mjs --records 2000 --loop 50     # (--loop 0: no loop)
+//   node bench/ratelimit.mjs --bin /tmp/old/bin/ws.js     # an older build
 //
 // Needs the build (npm run build). NODE_EXTRA_CA_CERTS is unset for the ws processes.
 import { spawn } from 'node:child_process';
@@ -21,12 +22,13 @@ register();
 const { startSandbox, recordsOf } = await import('../src/sandbox/index.ts');
 
 const root = new URL('..', import.meta.url).pathname;
-const bin = join(root, 'bin', 'ws.js');
+const args = process.argv.slice(2);
+// --bin: another build's bin/ws.js (a copy of bin/, dist/ and package.json) to measure.
+const bin = args.includes('--bin') ? args[args.indexOf('--bin') + 1] : join(root, 'bin', 'ws.js');
 if (!existsSync(join(root, 'dist', 'ws.js'))) {
   console.error('bench/ratelimit.mjs needs the build: run `npm run build` first.');
   process.exit(1);
 }
-const args = process.argv.slice(2);
 const N = Number(args[args.indexOf('--records') + 1]) || 10_000;
 const LOOP = args.includes('--loop') ? Number(args[args.indexOf('--loop') + 1]) : 200;
 const dir = mkdtempSync(join(tmpdir(), 'ws-bench-ratelimit-'));
