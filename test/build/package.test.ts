@@ -82,8 +82,6 @@ describe('the packed package', () => {
     assert.ok(packed.includes('bin/ws.js'));
     assert.ok(packed.includes('dist/ws.js'));
     assert.ok(packed.includes('dist/package.json'));
-    assert.ok(packed.includes('dist/chunks/llhttp.wasm'));
-    assert.ok(packed.includes('dist/chunks/llhttp-simd.wasm'));
     assert.ok(packed.includes('completions/ws.bash'));
     assert.deepEqual(topLevel(packed), TOP_LEVEL);
   });
