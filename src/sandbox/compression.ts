@@ -1,6 +1,9 @@
 // Answers compressed as the client asks (Accept-Encoding, RFC 9110 §12.5.3), as the hosted
-// service's gateway does: a JSON body of COMPRESS_MIN_BYTES or more goes as br or gzip,
-// whichever the client weighs higher (br on a tie), and any smaller body as it is.
+// service's gateway does: a JSON body of COMPRESS_MIN_BYTES or more goes as gzip or br,
+// whichever the client weighs higher, and any smaller body as it is. On a tie (`gzip, br`,
+// as ws asks), gzip: it costs both ends less CPU than br for about the same size (a page of
+// import results: 126 KB against 122 KB of 564 KB, compressed in half the time and decoded
+// in half the time), and on loopback CPU is all compression costs.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Bodies smaller than this gain less from compression than it costs. */
@@ -21,7 +24,7 @@ export function chooseEncoding(accept: string | undefined): 'br' | 'gzip' | unde
   const br = weightOf('br');
   const gzip = Math.max(weightOf('gzip'), weights.get('x-gzip') ?? 0);
   if (br <= 0 && gzip <= 0) return undefined;
-  return br >= gzip ? 'br' : 'gzip';
+  return gzip >= br ? 'gzip' : 'br';
 }
 
 /** The payload as sent, and its Content-Encoding (none for a small body or none asked for). */
