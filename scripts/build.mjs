@@ -10,28 +10,18 @@
 // parts loaded by require(): Node 20's ES module loader (its resolution, file reads through
 // fs/promises and module linking) cost every command 25-30 ms of start-up, more than
 // compiling and running ws's main file. The sources stay ES modules.
-// esbuild swaps a few modules inside undici, chalk and commander that start-up does not need
-// (scripts/substitutes.mjs); a swap that no longer matches the package's files fails the
-// build, as does an import that rollup cannot find in the bundle: dist/ is all that runs
-// (the packages are devDependencies, and an installed ws has none of them).
+// The packages are bundled as published. An import that rollup cannot find in the bundle
+// fails the build: dist/ is all that runs (the packages are devDependencies, and an
+// installed ws has none of them).
 // Source maps follow both steps (dist/**/*.js.map, no sources inlined). `--no-minify` keeps
 // the code readable, for CPU profiles (node --cpu-prof) that name functions.
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createRequire, isBuiltin } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
-import { importerFile, SUBSTITUTES, substitutes } from './substitutes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -41,15 +31,6 @@ const minified = !process.argv.includes('--no-minify');
 /** esbuild chunks smaller than this (unminified) go into one shared file. */
 const SMALL_CHUNK_BYTES = 24 * 1024;
 
-/** Writes the .wasm files (SUBSTITUTES `wasm`) next to the chunks. */
-function writeWasm(chunksDir) {
-  for (const x of SUBSTITUTES) {
-    if (x.as !== 'wasm') continue;
-    const bytes = createRequire(importerFile(x))(x.request);
-    if (!WebAssembly.validate(bytes)) throw new Error(`${x.request} is not WebAssembly`);
-    writeFileSync(join(chunksDir, `${x.file}.wasm`), bytes);
-  }
-}
 rmSync(dist, { recursive: true, force: true });
 rmSync(stage, { recursive: true, force: true });
 
@@ -69,8 +50,6 @@ await build({
   legalComments: 'none',
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
-  // Modules swapped inside the packages; a swap that matches nothing fails the build.
-  plugins: [substitutes()],
 });
 
 /** Reads esbuild's files with their source maps, so rollup's maps point at src/. */
@@ -206,17 +185,6 @@ await bundle.write({
   plugins: [minify],
 });
 await bundle.close();
-// bin/ws.js compiles dist/ with a code cache on Node 20 (vm.Script), where import() needs an
-// experimental loader: a file with one compiles without the cache. Load built-ins with
-// src/util/builtin.ts instead. (Unminified, comments may say import(.)
-for (const file of minified
-  ? [join(dist, 'ws.js'), ...readdirSync(join(dist, 'chunks')).map((f) => join(dist, 'chunks', f))]
-  : []) {
-  if (file.endsWith('.js') && /(?<![\w$.])import\(/.test(readFileSync(file, 'utf8')))
-    throw new Error(`build: ${file} has an import(); use require (src/util/builtin.ts)`);
-}
-// Next to the chunks: the chunk that holds undici's HTTP/1 client reads them from its directory.
-writeWasm(join(dist, 'chunks'));
 rmSync(stage, { recursive: true, force: true });
 // The package is "type": "module"; dist/ is not.
 writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');

@@ -15,7 +15,7 @@ export interface CommandContext {
    *
    * Each noun's verbs load together from its `verbs.ts` when one of them runs, so the
    * command tree stays small and `ws --version` loads none of them; what is heavy
-   * (undici, conf, cli-table3, ora, @inquirer/prompts, yaml, csv-parse, the sandbox) is
+   * (conf, cli-table3, ora, @inquirer/prompts, yaml, csv-parse, the sandbox) is
    * imported where it is used. One chunk per noun rather than per verb: every chunk is
    * one more file for Node's ESM loader to read, compile and link (bench/startup.mjs).
    */

@@ -48,12 +48,9 @@ export interface Deps {
   credentials(): Promise<Credentials>;
   /**
    * The API client, built on first use and the same for the whole command. Verbs do not
-   * close it: main.ts closes it once the verb has returned or thrown. `pooled`: the command
-   * keeps many requests in flight for long (imports, batch work), so the client sends
-   * through undici's connection pool from then on; otherwise through node:http, which costs
-   * a one-shot command less to load.
+   * close it: main.ts closes it once the verb has returned or thrown.
    */
-  client(options?: { pooled?: boolean }): Promise<ApiClient>;
+  client(): Promise<ApiClient>;
 }
 
 /** The dependencies of one command, and the end of their lifetime (see main.ts). */
@@ -73,8 +70,6 @@ export interface DepsInit {
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
   secrets?: string[];
-  /** The process ends once the command returns (see CloseOptions). */
-  processEnds?: boolean;
   /** Passed to the API client (tests use it to skip backoff waits). */
   clientOverrides?: Partial<ClientOptions>;
 }
@@ -95,11 +90,8 @@ function positiveNumber(
   return n;
 }
 
-/**
- * One process has one rate limiter per service and key, shared by every request, and
- * resumed from (and saved to) the state the key's last command left (api/ratelimit.ts).
- */
-const limiters = new Map<string, { limiter: RateLimiter; file: string }>();
+/** One process has one rate limiter per service and key, shared by every request. */
+const limiters = new Map<string, RateLimiter>();
 
 export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   const { io, env } = init;
@@ -118,8 +110,6 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   let store: Promise<ProfileStore> | undefined;
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
-  let limited: { limiter: RateLimiter; file: string } | undefined;
-  let saveLimiter: ((file: string, times: readonly number[]) => void) | undefined;
   const deps: OwnedDeps = {
     io,
     env,
@@ -145,23 +135,17 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       });
       return creds;
     },
-    async client(options) {
+    async client() {
       // The HTTP client loads only for commands that send requests.
       client ??= deps.credentials().then(async (c) => {
         const api = await import('./api/client.ts');
         const { ApiClient, RateLimiter } = api;
         const key = `${c.baseUrl}\n${c.apiKey}\n${c.rateLimit}`;
-        let found = limiters.get(key);
-        if (!found) {
-          const limiter = new RateLimiter(c.rateLimit);
-          const file = api.limiterFile((await deps.config()).dir, c.baseUrl, c.teamId, c.apiKey);
-          if (c.rateLimit > 0) limiter.resume(api.readLimiterFile(file));
-          found = { limiter, file };
-          limiters.set(key, found);
+        let limiter = limiters.get(key);
+        if (limiter === undefined) {
+          limiter = new RateLimiter(c.rateLimit);
+          limiters.set(key, limiter);
         }
-        limited = found;
-        saveLimiter = api.writeLimiterFile;
-        const { limiter } = found;
         return new ApiClient({
           baseUrl: c.baseUrl,
           apiKey: c.apiKey,
@@ -171,32 +155,25 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
           timeoutMs,
           retries,
           signal: init.signal,
+          env,
           userAgent: `ws/${VERSION} node/${process.versions.node}`,
           ...init.clientOverrides,
         });
       });
       const made = await client;
-      if (options?.pooled) {
-        made.usePool();
-        // Every request in flight listens to the command's signal; the pooled client's
-        // commands (imports, batch work) keep up to 16 at once (--concurrency), past Node's
-        // default of 10 listeners and its leak warning. (Raised here, not for every
-        // command: setting it costs a one-request command 0.3 ms.)
-        setMaxListeners(100, init.signal);
-      }
+      // Every request in flight listens to the command's signal; imports and batch work keep
+      // up to 16 at once (--concurrency), past Node's default of 10 listeners and its leak
+      // warning.
+      setMaxListeners(100, init.signal);
       return made;
     },
     async close() {
       const built = client;
       client = undefined;
       const c = await built?.catch(() => undefined);
-      await c?.close({ processEnds: init.processEnds ?? false }).catch((err: unknown) => {
+      await c?.close().catch((err: unknown) => {
         io.debug(`closing the API client: ${(err as Error).message}`);
       });
-      // The next command with this key starts from the places this one left busy.
-      if (limited?.limiter.used && limited.limiter.perSecond > 0) {
-        saveLimiter?.(limited.file, limited.limiter.saved());
-      }
     },
   };
   return deps;

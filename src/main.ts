@@ -3,14 +3,13 @@
 import { CommanderError } from 'commander';
 import type { ClientOptions } from './api/client.ts';
 import type { CommandContext } from './command.ts';
-import { ApiError, ExitCode, InterruptedError, UsageError } from './errors.ts';
+import { ApiError, ExitCode, InterruptedError, UsageError, WsError } from './errors.ts';
 import { type Clock, createDeps, type GlobalFlags } from './factory.ts';
 import { helpTarget } from './help.ts';
 import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
 import type { Prompter } from './prompt/prompter.ts';
 import { reportError } from './report.ts';
 import { buildProgram } from './root.ts';
-import { commandAbortController } from './util/abort.ts';
 
 export interface MainOptions {
   io?: IOStreams;
@@ -25,11 +24,6 @@ export interface MainOptions {
   clientOverrides?: Partial<ClientOptions>;
   /** Replace how verbs run (parse tests). */
   context?: CommandContext;
-  /**
-   * The process ends as main() returns (bin/ws.js): connections kept idle are left for the
-   * system to close.
-   */
-  processEnds?: boolean;
 }
 
 /** Whether the error should be printed as JSON, known before commander has parsed anything. */
@@ -42,18 +36,6 @@ function wantsJson(argv: string[]): boolean {
     if (a === '--format=json' || a === '--format=ndjson') return true;
   }
   return false;
-}
-
-/** The IOStreams of the process (main() given no `io`), as the last main() made them. */
-let processIO: IOStreams | undefined;
-
-/**
- * Whether the process's output is all written (see IOStreams.flushed): bin/ws.js then ends
- * the process as main() returns, rather than once Node finds nothing left to do (~1 ms
- * later, more with a kept connection's FIN still going out).
- */
-export function outputFlushed(): boolean {
-  return processIO?.flushed() ?? true;
 }
 
 /** Global flags that take a value (the word after them is not a command). */
@@ -76,21 +58,24 @@ function helpWords(argv: readonly string[]): string[] | undefined {
 
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
-  let io = opts.io;
-  if (io === undefined) {
-    io = systemIO(env);
-    processIO = io;
-  }
+  const io = opts.io ?? systemIO(env);
   const report = {
     json: wantsJson(argv),
     debug: argv.includes('--debug') || isTruthy(env.WS_DEBUG),
     secrets: [env.WS_API_KEY ?? ''].filter((s) => s !== ''),
   };
+  if (opts.io === undefined) {
+    // A reader that goes away (`ws … | head`) ends the command there, successfully: what it
+    // wanted was written. Output that cannot be written (a full disk) ends it with the reason.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      process.exit(err.code === 'EPIPE' ? ExitCode.ok : reportError(io, outputFailed(err), report));
+    });
+  }
 
   let signal = opts.signal;
   let cleanup = () => {};
   if (!signal) {
-    const controller = commandAbortController();
+    const controller = new AbortController();
     signal = controller.signal;
     let count = 0;
     const onSignal = (name: NodeJS.Signals) => {
@@ -120,7 +105,6 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           ...(opts.clock ? { clock: opts.clock } : {}),
           ...(opts.clientOverrides ? { clientOverrides: opts.clientOverrides } : {}),
           secrets: report.secrets,
-          processEnds: opts.processEnds ?? false,
         },
         flags,
       );
@@ -182,8 +166,16 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
     }
     return reportError(io, err, report);
   } finally {
-    // The process ends as main() returns (bin/ws.js), before a signal could reach a
-    // handler: removing them (0.2 ms) is of no use then, unless output is still on its way.
-    if (!(opts.processEnds && outputFlushed())) cleanup();
+    cleanup();
   }
+}
+
+/** A write to stdout that failed for a reason a person can act on (a full disk). */
+function outputFailed(err: NodeJS.ErrnoException): WsError {
+  const reason = err.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  return new WsError(`Could not write the output: ${reason} (${err.code ?? 'error'}).`, {
+    code: 'output_failed',
+    cause: err,
+    hint: 'Check where the output goes (a full disk, a device that refuses writes), or send it elsewhere.',
+  });
 }

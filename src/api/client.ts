@@ -1,20 +1,19 @@
-// The one HTTP client: base URL, x-api-key, JSON, timeouts, idempotency keys,
-// retries with backoff, the rate limit, debug traces with secrets redacted, and
+// The one HTTP client: base URL, x-api-key, JSON, compression, timeouts, idempotency keys,
+// retries with backoff, the rate limit, the proxy, debug traces with secrets redacted, and
 // one ApiError for every non-2xx answer. How the bytes travel is a transport's business
-// (transport.ts): HTTP/1.1 on a socket of node:net for one-shot commands, undici's pool for
-// long concurrent work.
+// (transport.ts: node:http and node:https with keep-alive agents).
 import { isAbortError, NetworkError, UsageError, WsError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
-import { hasAnyOf, trimTrailingSlashes } from '../util/text.ts';
+import { trimTrailingSlashes } from '../util/text.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 import { reason, toApiError } from './errors.ts';
+import { type ProxyEnv, proxyFor, shownProxy } from './proxy.ts';
 import type { RateLimiter } from './ratelimit.ts';
 
 export { RateLimiter } from './ratelimit.ts';
-export { limiterFile, readLimiterFile, writeLimiterFile } from './ratelimit-file.ts';
 
 import { redactBody, redactHeaders } from './redact.ts';
-import type { CloseOptions, Transport } from './transport.ts';
+import type { Transport } from './transport.ts';
 
 export type QueryValue =
   | string
@@ -77,12 +76,9 @@ export interface ClientOptions {
   /** Backoff base and cap in ms (full jitter), default 250 and 8000. */
   backoffBaseMs?: number;
   backoffCapMs?: number;
-  /**
-   * Keep many requests in flight for long (imports, batch work): undici's connection pool
-   * instead of the one-shot transport, which costs a command less to load (see usePool).
-   */
-  pooled?: boolean;
-  /** A transport of the caller's (tests); default by `pooled`. */
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy.ts); default: no proxy. */
+  env?: ProxyEnv;
+  /** A transport of the caller's (tests); default node:http (transport-http.ts). */
   transport?: Transport;
 }
 
@@ -95,44 +91,21 @@ const MAX_RETRY_AFTER_MS = 120_000;
 /** Percent-encode one path segment; a segment of dots is encoded too, so no one collapses it. */
 export function encodeSegment(segment: string): string {
   if (segment === '') throw new UsageError('An empty value cannot be used in a request path.');
-  // The regular expression runs only for a segment that needs it (util/text.ts).
-  if (segment.replaceAll('.', '') === '') return '%2E'.repeat(segment.length);
-  const encoded = encodeURIComponent(segment);
-  if (!hasAnyOf(encoded, "!'()*")) return encoded;
-  return encoded.replace(/[!'()*]/g, percent);
-}
-
-/** A character as %XX (an ASCII one: those encodeURIComponent leaves). */
-function percent(c: string): string {
-  return `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+  if (/^\.+$/.test(segment)) return '%2E'.repeat(segment.length);
+  return encodeURIComponent(segment).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 export function buildQuery(query: Record<string, QueryValue> | undefined): string {
-  if (!query) return '';
-  const pairs: string[] = [];
-  for (const [k, v] of Object.entries(query)) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null) continue;
-    for (const item of Array.isArray(v) ? v : [v])
-      pairs.push(`${formEncode(k)}=${formEncode(String(item))}`);
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
   }
-  return pairs.length > 0 ? `?${pairs.join('&')}` : '';
-}
-
-/**
- * A query's name or value as URLSearchParams writes it (application/x-www-form-urlencoded):
- * UTF-8 bytes, percent-encoded but for letters, digits and `*-._`, a space as `+`, a lone
- * surrogate as U+FFFD. (URLSearchParams itself costs a one-request command 0.3 ms to set up.)
- */
-function formEncode(text: string): string {
-  let encoded: string;
-  try {
-    encoded = encodeURIComponent(text);
-  } catch {
-    // A lone surrogate (encodeURIComponent refuses it).
-    encoded = encodeURIComponent(text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'));
-  }
-  if (!hasAnyOf(encoded, "!'()~") && !encoded.includes('%20')) return encoded;
-  return encoded.replace(/[!'()~]|%20/g, (c) => (c === '%20' ? '+' : percent(c)));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 /** Delay before retry number `attempt` (1-based): full jitter over an exponential cap. */
@@ -191,7 +164,13 @@ function describeNetworkError(err: unknown): { text: string; retryable: boolean;
     case 'ENOTFOUND':
       return { text: 'host not found', retryable: false };
     case 'BAD_ANSWER':
-      return { text: e.message ?? 'an answer that is not HTTP/1.1', retryable: false };
+      return { text: e.message ?? 'an answer that is not HTTP', retryable: false };
+    case 'PROXY_REFUSED':
+      return {
+        text: e.message ?? 'the proxy refused the tunnel',
+        retryable: false,
+        hint: 'Check HTTPS_PROXY or HTTP_PROXY (and the credentials in it), or list the host in NO_PROXY.',
+      };
     case 'EAI_AGAIN':
       return { text: 'name lookup failed', retryable: true };
     default:
@@ -241,9 +220,8 @@ export class ApiClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly opts: ClientOptions;
-  private readonly transports: { http?: Promise<Transport>; pooled?: Promise<Transport> } = {};
-  private readonly injected: Transport | undefined;
-  private pooled: boolean;
+  private readonly proxy: URL | undefined;
+  private transport: Promise<Transport> | undefined;
 
   constructor(opts: ClientOptions) {
     let url: URL;
@@ -263,36 +241,20 @@ export class ApiClient {
     this.origin = url.origin;
     this.basePath = trimTrailingSlashes(url.pathname);
     this.teamId = opts.teamId;
-    this.injected = opts.transport;
-    this.pooled = opts.pooled ?? false;
+    this.proxy = proxyFor(url, opts.env ?? {});
   }
 
-  /**
-   * From now on, send through undici's connection pool (for a command that keeps many
-   * requests in flight for long); the one-shot transport (transport-http.ts) before that.
-   */
-  usePool(): void {
-    this.pooled = true;
-  }
-
-  /** The transport, made on first use (undici is loaded only once the client is pooled). */
+  /** The transport, made on first use. */
   private connection(): Promise<Transport> {
-    if (this.injected !== undefined) return Promise.resolve(this.injected);
-    const kind = this.pooled ? 'pooled' : 'http';
-    let made = this.transports[kind];
-    if (made === undefined) {
+    if (this.opts.transport !== undefined) return Promise.resolve(this.opts.transport);
+    this.transport ??= import('./transport-http.ts').then((m) => {
       const answerTimeoutMs = this.opts.timeoutMs ?? 30_000;
-      const timeouts = {
+      return new m.HttpTransport({
         answerTimeoutMs,
         connectTimeoutMs: Math.min(this.opts.connectTimeoutMs ?? 10_000, answerTimeoutMs),
-      };
-      made =
-        kind === 'pooled'
-          ? import('./transport-undici.ts').then((m) => new m.UndiciTransport(timeouts))
-          : import('./transport-http.ts').then((m) => new m.HttpTransport(timeouts));
-      this.transports[kind] = made;
-    }
-    return made;
+      });
+    });
+    return this.transport;
   }
 
   /** The request path (below the base URL) for segments or a path string. */
@@ -311,6 +273,7 @@ export class ApiClient {
     const url = `${this.origin}${path}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
+      'accept-encoding': 'gzip, br',
       'user-agent': this.opts.userAgent ?? 'ws',
       'x-api-key': this.opts.apiKey,
     };
@@ -340,7 +303,8 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       const release = await this.opts.limiter.take(signal);
       if (io.debugEnabled) {
-        io.debug(`→ ${method} ${url} (attempt ${attempt}/${maxAttempts})`);
+        const via = this.proxy ? ` via proxy ${shownProxy(this.proxy)}` : '';
+        io.debug(`→ ${method} ${url} (attempt ${attempt}/${maxAttempts})${via}`);
         for (const [k, v] of Object.entries(redactHeaders(headers))) io.debug(`  ${k}: ${v}`);
         if (body !== undefined) io.debug(`  body: ${redactBody(body.toString(), secrets)}`);
       }
@@ -353,7 +317,15 @@ export class ApiClient {
           status,
           headers: resHeaders,
           text,
-        } = await transport.send({ origin: this.origin, path, method, headers, body, signal }));
+        } = await transport.send({
+          origin: this.origin,
+          path,
+          method,
+          headers,
+          body,
+          signal,
+          proxy: this.proxy,
+        }));
       } catch (err) {
         release();
         if (isAbortError(err) || signal?.aborted) throw signal?.reason ?? err;
@@ -378,14 +350,17 @@ export class ApiClient {
           continue;
         }
         const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+        const via = this.proxy ? ` through the proxy ${shownProxy(this.proxy)}` : '';
         throw new NetworkError(
-          `Could not reach ${this.origin} (${why.text})${tries}: ${method} ${apiPath}.`,
+          `Could not reach ${this.origin}${via} (${why.text})${tries}: ${method} ${apiPath}.`,
           {
             hint:
               why.hint ??
-              (/refused/.test(why.text)
-                ? 'Is the service running at that address? For a local sandbox: `ws sandbox status`.'
-                : 'Check the network and the base URL, or raise --timeout.'),
+              (this.proxy
+                ? 'Check that the proxy is running and reaches the service, or list the host in NO_PROXY.'
+                : /refused/.test(why.text)
+                  ? 'Is the service running at that address? For a local sandbox: `ws sandbox status`.'
+                  : 'Check the network and the base URL, or raise --timeout.'),
             cause: err,
           },
         );
@@ -462,10 +437,9 @@ export class ApiClient {
   }
 
   /** Close the connections; the client may not be used after. */
-  async close(opts?: CloseOptions): Promise<void> {
-    const made = [this.transports.http, this.transports.pooled, this.injected];
-    delete this.transports.http;
-    delete this.transports.pooled;
-    await Promise.all(made.map(async (t) => (await t)?.close(opts)));
+  async close(): Promise<void> {
+    const made = this.transport ?? this.opts.transport;
+    this.transport = undefined;
+    await (await made)?.close();
   }
 }

@@ -3,10 +3,7 @@
 import { ApiError, ExitCode, type FieldError } from '../errors.ts';
 import { builtin } from '../util/builtin.ts';
 
-// node:http for its status texts, loaded when one is first needed (an error, a trace, `ws
-// api -i`): loading it costs every request's start-up 2 ms. Through builtin(), not an ES
-// import: on Node 24 an ES import of it also runs its lazy exports, which load Node's own
-// fetch (its undici, node:http2, tls, zlib, ...).
+// node:http's status texts, read when one is first needed (an error, a trace, `ws api -i`).
 let statusCodes: Record<number, string | undefined> | undefined;
 
 export interface RawAnswer {

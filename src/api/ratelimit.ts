@@ -9,14 +9,12 @@
 // A place is never taken early: after each wait the clock is read again (a timer may fire
 // a little before its time), and callers are served in order.
 //
-// Commands run one after another share the key's budget too: when a command ends, the
-// places its own requests still hold are saved (saved(), as wall-clock times) and the next
-// command starts from those of every command before it (resume()), so a script's second
-// command does not spend its first requests on 429s because the first command used the last
-// second. Only a command's own places are saved: one it resumed was saved by the command
-// that took it. See ratelimit-file.ts.
+// Processes do not share their places: a command run after another (a script's next line)
+// that meets the places an earlier command left busy gets a 429 and waits for
+// its Retry-After (client.ts), which costs a second at most; measured, 200 one-request
+// commands run in a loop against a sandbox at --rate-limit 10 all succeed
+// (bench/ratelimit.mjs --loop).
 
-import { onAbort } from '../util/abort.ts';
 import { monotonicMs, sleep } from '../util/time.ts';
 
 /** Call when the request's answer has arrived (or the request failed); safe to call twice. */
@@ -27,35 +25,27 @@ const NOTHING: Release = () => {};
 export class RateLimiter {
   /** Per place: when it is free again; Infinity while its request is in flight. */
   private readonly freeAt: number[];
-  /** Per place: as freeAt while the place was last taken by this process, else -Infinity. */
-  private readonly own: number[];
   private readonly windowMs: number;
   private queue: Promise<unknown> = Promise.resolve();
   /** Woken when a request in flight gives its place back. */
   private released: (() => void) | undefined;
 
   private readonly now: () => number;
-  private readonly wallNow: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  private taken = false;
 
   constructor(
     readonly perSecond: number,
     clock: {
       /** A monotonic clock in ms. */
       now?: () => number;
-      /** The wall clock in ms (Date.now), for saved() and resume(). */
-      wallNow?: () => number;
       sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
     } = {},
   ) {
     this.now = clock.now ?? monotonicMs;
-    this.wallNow = clock.wallNow ?? Date.now;
     this.sleep = clock.sleep ?? sleep;
     // N places over one second; a rate below 1 (0.5 a second) is one place over 2 s.
     const places = perSecond > 0 ? Math.max(1, Math.floor(perSecond)) : 0;
     this.freeAt = new Array<number>(places).fill(Number.NEGATIVE_INFINITY);
-    this.own = new Array<number>(places).fill(Number.NEGATIVE_INFINITY);
     this.windowMs = places > 0 ? (places * 1000) / perSecond : 0;
   }
 
@@ -81,14 +71,11 @@ export class RateLimiter {
       const t = this.now();
       if (at <= t) {
         this.freeAt[place] = Number.POSITIVE_INFINITY;
-        this.own[place] = Number.POSITIVE_INFINITY;
-        this.taken = true;
         let given = false;
         return () => {
           if (given) return;
           given = true;
           this.freeAt[place] = this.now() + this.windowMs;
-          this.own[place] = this.freeAt[place];
           const wake = this.released;
           this.released = undefined;
           wake?.();
@@ -99,49 +86,13 @@ export class RateLimiter {
     }
   }
 
-  /** True once a request of this process took a place. */
-  get used(): boolean {
-    return this.taken;
-  }
-
-  /**
-   * When the places this process's requests still hold will be free, as wall-clock times
-   * (ms since the epoch), for the next command with the same key. A request still in flight
-   * counts as answered now.
-   */
-  saved(): number[] {
-    const t = this.now();
-    const wall = this.wallNow();
-    return this.own
-      .map((at) => (at === Number.POSITIVE_INFINITY ? t + this.windowMs : at))
-      .filter((at) => at > t)
-      .map((at) => Math.ceil(wall + (at - t)));
-  }
-
-  /** Start from the places an earlier command left busy (wall-clock times from saved()). */
-  resume(times: readonly number[]): void {
-    const t = this.now();
-    const wall = this.wallNow();
-    const ahead = times
-      .filter((at) => Number.isFinite(at) && at > wall)
-      // Never further ahead than one window: a clock set back must not stall ws.
-      .map((at) => t + Math.min(at - wall, this.windowMs))
-      .sort((a, b) => b - a)
-      .slice(0, this.freeAt.length);
-    // The latest times go to the places that are free soonest.
-    const order = this.freeAt.map((at, i) => [at, i] as const).sort((a, b) => a[0] - b[0]);
-    ahead.forEach((at, k) => {
-      const i = order[k]![1];
-      this.freeAt[i] = Math.max(this.freeAt[i]!, at);
-    });
-  }
-
   private nextRelease(signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const stopListening = signal && onAbort(signal, () => reject(signal.reason));
+      const onAbort = () => reject(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const previous = this.released;
       this.released = () => {
-        stopListening?.();
+        signal?.removeEventListener('abort', onAbort);
         previous?.();
         resolve();
       };

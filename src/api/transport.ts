@@ -1,18 +1,14 @@
-// How the HTTP client sends one request and reads its whole answer. Two ways, one contract:
-// - HTTP/1.1 on a socket of node:net or node:tls (transport-http.ts, http1.ts), for the
-//   one-shot commands (a get, a count, a list): it costs start-up almost nothing;
-// - undici's connection pool (transport-undici.ts), for the work that keeps several
-//   requests in flight for long (imports, batch updates and deletes), loaded only there.
-// The client (client.ts) owns everything else: retries, the rate limit, idempotency keys,
-// traces and errors. A transport rejects with an error whose `code` names what failed
-// (ECONNREFUSED, ECONNRESET, ENOTFOUND, CONNECT_TIMEOUT, ANSWER_TIMEOUT, BAD_ANSWER, a
-// BAD_HEADER that could not be sent, ...), or with the
-// signal's reason when the request was cancelled.
+// How the HTTP client sends one request and reads its whole answer (transport-http.ts:
+// node:http and node:https with keep-alive agents). The client (client.ts) owns everything
+// else: retries, the rate limit, idempotency keys, the proxy, traces and errors. A transport
+// rejects with an error whose `code` names what failed (ECONNREFUSED, ECONNRESET,
+// ENOTFOUND, CONNECT_TIMEOUT, ANSWER_TIMEOUT, BAD_ANSWER, PROXY_REFUSED, a BAD_HEADER that
+// could not be sent, ...), or with the signal's reason when the request was cancelled.
 //
 // An answer is read whole into memory, so its size is capped: past MAX_ANSWER_BYTES (declared
-// by Content-Length or counted as it arrives) the transport stops reading, drops the
-// connection and rejects with code ANSWER_TOO_LARGE. A misbehaving server streaming
-// gigabytes costs ws at most that much memory.
+// by Content-Length, or counted as it arrives and as it is decoded) the transport stops
+// reading, drops the connection and rejects with code ANSWER_TOO_LARGE. A misbehaving server
+// streaming gigabytes (or a small gzip bomb) costs ws at most that much memory.
 
 export interface Exchange {
   /** `http://host:port`. */
@@ -23,6 +19,8 @@ export interface Exchange {
   headers: Record<string, string>;
   body: string | Buffer | undefined;
   signal?: AbortSignal | undefined;
+  /** The proxy to go through (proxy.ts), or none. */
+  proxy?: URL | undefined;
 }
 
 export interface Answer {
@@ -35,15 +33,7 @@ export interface Answer {
 export interface Transport {
   send(exchange: Exchange): Promise<Answer>;
   /** Close idle connections; the transport may not be used after. */
-  close(opts?: CloseOptions): Promise<void>;
-}
-
-export interface CloseOptions {
-  /**
-   * The process ends once the command returns (bin/ws.js): connections kept idle are left
-   * for the system to close as it ends, which it does as a client would (a FIN).
-   */
-  processEnds?: boolean;
+  close(): Promise<void>;
 }
 
 /** The largest answer read: 64 MiB (an API page is a few MB at most). */

@@ -97,10 +97,10 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   const lookupColumns = plan.columns.flatMap((c) =>
     c.lookup === undefined ? [] : [{ index: c.index, header: c.header, target: c.lookup }],
   );
-  const client = flags.dryRun ? undefined : await deps.client({ pooled: true });
+  const client = flags.dryRun ? undefined : await deps.client();
   // Look-ups are reads: a dry run makes them too, to check the names.
   const lookupClient =
-    lookupColumns.length === 0 ? undefined : (client ?? (await deps.client({ pooled: true })));
+    lookupColumns.length === 0 ? undefined : (client ?? (await deps.client()));
   const creds = flags.dryRun ? undefined : await deps.credentials();
   const at = creds && {
     source: source.path ?? `stdin:${deps.cwd}`,

@@ -1,27 +1,12 @@
 // IOStreams own every decision about presentation: TTY or not, colour, prompts,
 // progress. Commands write through them and never touch process.std* directly.
-import type { EventEmitter } from 'node:events';
-import { fstatSync, type Stats, statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type * as Tty from 'node:tty';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { builtin } from '../util/builtin.ts';
-import { FdStdout } from './fd-stdout.ts';
 
 export type Env = Record<string, string | undefined>;
 
-/**
- * Where data goes: a Writable, or of one what ws uses (write() and its 'drain'), as
- * FdStdout gives for a stdout that is not a terminal.
- */
-export interface DataOut extends EventEmitter {
-  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
-  /** Bytes given but not yet written. */
-  readonly writableLength: number;
-}
-
 export interface IOStreamsInit {
-  stdout: DataOut;
+  stdout: Writable;
   /**
    * stderr and stdin may be functions giving them when first used: opening process.stdin
    * costs start-up time, and so does process.stderr on a pipe or a terminal (node:net), which
@@ -81,11 +66,6 @@ class Later<T extends object | boolean> {
     if (typeof value === 'function') this.make = value as () => T;
     else this.value = value;
   }
-  /** Whether the value was given or made (a function not yet called has made nothing). */
-  get made(): boolean {
-    return this.make === undefined;
-  }
-
   get(): T {
     if (this.make !== undefined) {
       this.value = this.make();
@@ -96,7 +76,7 @@ class Later<T extends object | boolean> {
 }
 
 export class IOStreams {
-  readonly stdout: DataOut;
+  readonly stdout: Writable;
   readonly isStdoutTTY: boolean;
   readonly env: Env;
   quiet = false;
@@ -170,18 +150,6 @@ export class IOStreams {
     this.noInput = (flags.noInput ?? false) || isTruthy(this.env.WS_NO_INPUT);
     this.outChalk = undefined;
     this.errChalk = undefined;
-  }
-
-  /**
-   * Nothing written is still on its way: stdout and stderr (if made) hold no bytes they
-   * have yet to write. Writes to a terminal, a file or a pipe are synchronous on Linux, so
-   * this is true there; a pipe on macOS may hold some.
-   */
-  flushed(): boolean {
-    return (
-      this.stdout.writableLength === 0 &&
-      !(this.stderrOf.made && this.stderrOf.get().writableLength > 0)
-    );
   }
 
   /** A person can answer a prompt: both ends are terminals and nothing forbids asking. */
@@ -294,44 +262,11 @@ export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/**
- * Whether a descriptor is a terminal, without loading node:tty (and with it node:net) when
- * it plainly is not one: a pipe, a socket, a file, /dev/null, or closed.
- */
-export function isTerminal(fd: number): boolean {
-  let st: Stats;
-  try {
-    st = fstatSync(fd);
-  } catch {
-    return false;
-  }
-  if (!st.isCharacterDevice()) return false;
-  try {
-    if (statSync('/dev/null').rdev === st.rdev) return false;
-  } catch {}
-  return builtin<typeof Tty>('node:tty').isatty(fd);
-}
-
 /** The IOStreams of the real process. */
 export function systemIO(env: Env = process.env): IOStreams {
-  // A reader that goes away (`ws … | head`) ends the command there, successfully: what it
-  // wanted was written.
-  const brokenPipe = () => process.exit(0);
-  // A terminal gets Node's stream (its width, prompts and spinners use it); a pipe or a file
-  // is written directly (fd-stdout.ts), except on Windows, whose pipes Node writes
-  // asynchronously.
-  const tty = isTerminal(1);
-  let stdout: DataOut;
-  if (tty || process.platform === 'win32') {
-    stdout = process.stdout;
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') brokenPipe();
-    });
-  } else {
-    stdout = new FdStdout({ stream: () => process.stdout, onBrokenPipe: brokenPipe });
-  }
+  const tty = process.stdout.isTTY === true;
   return new IOStreams({
-    stdout,
+    stdout: process.stdout,
     stderr: () => process.stderr,
     stdin: () => process.stdin,
     isStdoutTTY: tty,

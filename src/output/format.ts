@@ -3,7 +3,6 @@
 import { UsageError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
 import { own } from '../util/guards.ts';
-import { hasAnyOf } from '../util/text.ts';
 
 export const FORMATS = ['table', 'tsv', 'json', 'ndjson', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -103,8 +102,6 @@ export function cellText(value: unknown, arraySep: string): string {
 }
 
 export function tsvEscape(text: string): string {
-  // Most cells have none of these (util/text.ts).
-  if (!hasAnyOf(text, '\\\t\n\r')) return text;
   return text.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );

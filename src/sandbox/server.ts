@@ -8,7 +8,8 @@
 //    contract validation of the answer (validateResponses)
 //  Control requests (/__sandbox/...): no faults, no rate limit, no latency.
 //
-// Every answer is JSON with an x-request-id header; errors use the API's error body.
+// Every answer is JSON with an x-request-id header; errors use the API's error body. A JSON
+// body of 1 KiB or more is compressed (br or gzip) when the request's Accept-Encoding asks.
 //
 // The server guards itself against clients that hold connections: headers must arrive
 // within HEADERS_TIMEOUT_MS and a whole request within REQUEST_TIMEOUT_MS (a body sent at
@@ -28,6 +29,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Auth, presentedKey } from './auth.ts';
+import { encodeBody } from './compression.ts';
 import { checkRouteAgainstContract, validateRequest, validateResponse } from './contract.ts';
 import { errorBody, invalidRequest, notFound, SandboxError } from './errors.ts';
 import { DEFAULT_MAX_BODY_BYTES, type Faults } from './faults.ts';
@@ -216,11 +218,11 @@ export class SandboxServer {
     let reply = outcome.reply;
     let sent: Record<string, string | number>;
     try {
-      sent = this.send(res, reply, ex);
+      sent = this.send(res, reply, ex, req.headers['accept-encoding']);
     } catch (err) {
       // A reply that cannot be sent (a body JSON cannot hold, a bad header value).
       reply = this.errorReply(err, ex);
-      sent = this.send(res, reply, ex);
+      sent = this.send(res, reply, ex, req.headers['accept-encoding']);
     }
     if (ex.operationId !== undefined && this.config.validateResponses) {
       this.checkAnswer(ex, reply, sent);
@@ -390,17 +392,25 @@ export class SandboxServer {
     };
   }
 
-  /** Write the answer; returns the headers sent. */
-  private send(res: ServerResponse, reply: Reply, ex: Exchange): Record<string, string | number> {
+  /** Write the answer (compressed when large and asked for: compression.ts); returns the headers sent. */
+  private send(
+    res: ServerResponse,
+    reply: Reply,
+    ex: Exchange,
+    acceptEncoding: string | undefined,
+  ): Record<string, string | number> {
     const headers: Record<string, string | number> = { 'x-request-id': ex.requestId };
     for (const [name, value] of Object.entries(ex.headers)) headers[name.toLowerCase()] = value;
     for (const [name, value] of Object.entries(reply.headers ?? {})) {
       headers[name.toLowerCase()] = value;
     }
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
-      payload = JSON.stringify(reply.body);
+      const encoded = encodeBody(JSON.stringify(reply.body), acceptEncoding);
+      payload = encoded.body;
       headers['content-type'] = 'application/json; charset=utf-8';
+      headers.vary = 'accept-encoding';
+      if (encoded.encoding) headers['content-encoding'] = encoded.encoding;
       headers['content-length'] = Buffer.byteLength(payload);
     } else if (reply.status !== 204 && reply.status !== 304) {
       headers['content-length'] = 0;

@@ -1,5 +1,3 @@
-import { onAbort } from './abort.ts';
-
 /** Wait `ms` milliseconds; rejects with an AbortError when the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -7,19 +5,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason ?? abortError());
       return;
     }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? abortError());
+    };
     const timer = setTimeout(
       () => {
-        stopListening?.();
+        signal?.removeEventListener('abort', onAbort);
         resolve();
       },
       Math.max(0, ms),
     );
-    const stopListening =
-      signal &&
-      onAbort(signal, () => {
-        clearTimeout(timer);
-        reject(signal.reason ?? abortError());
-      });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

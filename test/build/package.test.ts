@@ -82,8 +82,6 @@ describe('the packed package', () => {
     assert.ok(packed.includes('bin/ws.js'));
     assert.ok(packed.includes('dist/ws.js'));
     assert.ok(packed.includes('dist/package.json'));
-    assert.ok(packed.includes('dist/chunks/llhttp.wasm'));
-    assert.ok(packed.includes('dist/chunks/llhttp-simd.wasm'));
     assert.ok(packed.includes('completions/ws.bash'));
     assert.deepEqual(topLevel(packed), TOP_LEVEL);
   });
@@ -136,7 +134,7 @@ describe('the packed package', () => {
         cmdline.join(' '),
       );
     }
-    // A request through the HTTP client (undici, with its parser read from the .wasm files).
+    // A request through the HTTP client.
     const count = ws(['api', 'GET', '/v2/prism/{teamId}/contact/count']);
     assert.equal(count.code, 0, count.stderr);
     assert.deepEqual(JSON.parse(count.stdout), { total: 0 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
 import { RateLimiter } from '../../src/api/ratelimit.ts';
 import { HttpTransport } from '../../src/api/transport-http.ts';
@@ -383,85 +384,82 @@ async function rawServer(onSocket: (socket: Socket) => void) {
   };
 }
 
-describe('both transports (HTTP/1.1 on a socket for one-shot commands, undici for pooled work)', () => {
-  for (const pooled of [false, true]) {
-    const name = pooled ? 'undici' : 'one-shot';
-    const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
-      client({ baseUrl, apiKey: 'wsk_k_000000000000', pooled, ...extra });
+describe('the transport (node:http with keep-alive agents)', () => {
+  const make = (baseUrl: string, extra: Partial<ClientOptions> = {}) =>
+    client({ baseUrl, apiKey: 'wsk_k_000000000000', ...extra });
 
-    it(`${name}: an answer, its headers and its JSON body`, async () => {
-      const c = make(t.sandbox.url, { apiKey: t.sandbox.apiKey });
-      try {
-        const res = await c.request({ method: 'GET', path: COUNT });
-        assert.equal(res.status, 200);
-        assert.equal(typeof (res.body as { total: unknown }).total, 'number');
-        assert.match(res.headers['x-request-id'] ?? '', /^req_/);
-        const created = await c.request({
-          method: 'POST',
-          path: '/v2/prism/{teamId}/contact',
-          body: { default: { name: 'Ünïcode ✓' } },
-        });
-        assert.equal(created.status, 201);
-        assert.equal((created.body as { default: { name: string } }).default.name, 'Ünïcode ✓');
-      } finally {
-        await c.close();
-      }
-    });
-
-    it(`${name}: a silent server times out, a refused or torn connection is named`, async () => {
-      const silent = await rawServer(() => {});
-      const torn = await rawServer((socket) => {
-        socket.once('data', () =>
-          socket.end(
-            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a"',
-          ),
-        );
+  it('an answer, its headers and its JSON body', async () => {
+    const c = make(t.sandbox.url, { apiKey: t.sandbox.apiKey });
+    try {
+      const res = await c.request({ method: 'GET', path: COUNT });
+      assert.equal(res.status, 200);
+      assert.equal(typeof (res.body as { total: unknown }).total, 'number');
+      assert.match(res.headers['x-request-id'] ?? '', /^req_/);
+      const created = await c.request({
+        method: 'POST',
+        path: '/v2/prism/{teamId}/contact',
+        body: { default: { name: 'Ünïcode ✓' } },
       });
-      const refused = await rawServer(() => {});
-      const refusedUrl = refused.url;
-      await refused.close();
-      try {
-        const slow = make(silent.url, { timeoutMs: 200, retries: 0 });
-        await assert.rejects(slow.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
-          assert.match(err.message, /timed out waiting for the answer/);
-          return true;
-        });
-        await slow.close();
-        const cut = make(torn.url, { retries: 1 });
-        await assert.rejects(cut.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
-          assert.match(
-            err.message,
-            /the connection was closed before an answer came\) after 2 attempts/,
-          );
-          return true;
-        });
-        await cut.close();
-        const none = make(refusedUrl, { retries: 0 });
-        await assert.rejects(none.request({ method: 'GET', path: '/v2/x' }), /connection refused/);
-        await none.close();
-      } finally {
-        await silent.close();
-        await torn.close();
-      }
-    });
+      assert.equal(created.status, 201);
+      assert.equal((created.body as { default: { name: string } }).default.name, 'Ünïcode ✓');
+    } finally {
+      await c.close();
+    }
+  });
 
-    it(`${name}: a cancelled request rejects with the signal's reason at once`, async () => {
-      const silent = await rawServer(() => {});
-      const c = make(silent.url);
-      try {
-        const controller = new AbortController();
-        const pending = c.request({ method: 'GET', path: '/v2/x', signal: controller.signal });
-        setTimeout(() => controller.abort(new Error('stopped by the user')), 50);
-        await assert.rejects(pending, /stopped by the user/);
-      } finally {
-        await c.close();
-        await silent.close();
-      }
+  it('a silent server times out, a refused or torn connection is named', async () => {
+    const silent = await rawServer(() => {});
+    const torn = await rawServer((socket) => {
+      socket.once('data', () =>
+        socket.end(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a"',
+        ),
+      );
     });
-  }
+    const refused = await rawServer(() => {});
+    const refusedUrl = refused.url;
+    await refused.close();
+    try {
+      const slow = make(silent.url, { timeoutMs: 200, retries: 0 });
+      await assert.rejects(slow.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+        assert.match(err.message, /timed out waiting for the answer/);
+        return true;
+      });
+      await slow.close();
+      const cut = make(torn.url, { retries: 1 });
+      await assert.rejects(cut.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+        assert.match(
+          err.message,
+          /the connection was closed before an answer came\) after 2 attempts/,
+        );
+        return true;
+      });
+      await cut.close();
+      const none = make(refusedUrl, { retries: 0 });
+      await assert.rejects(none.request({ method: 'GET', path: '/v2/x' }), /connection refused/);
+      await none.close();
+    } finally {
+      await silent.close();
+      await torn.close();
+    }
+  });
+
+  it("a cancelled request rejects with the signal's reason at once", async () => {
+    const silent = await rawServer(() => {});
+    const c = make(silent.url);
+    try {
+      const controller = new AbortController();
+      const pending = c.request({ method: 'GET', path: '/v2/x', signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('stopped by the user')), 50);
+      await assert.rejects(pending, /stopped by the user/);
+    } finally {
+      await c.close();
+      await silent.close();
+    }
+  });
 });
 
-describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
+describe('the transport on a kept connection, and answers it cannot read', () => {
   /**
    * A raw HTTP/1.1 server: `answer(request, connection)` gives each request's answer (the
    * bytes sent), or null to close the connection without one. Requests carry no body but
@@ -506,7 +504,8 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
         assert.deepEqual(res.body, { n: want });
       }
       assert.equal(server.conns(), 1);
-      assert.match(server.seen[0]!, /^GET \/v2\/x HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\n/);
+      assert.match(server.seen[0]!, /^GET \/v2\/x HTTP\/1\.1\r\n/);
+      assert.match(server.seen[0]!, /\r\nhost: 127\.0\.0\.1:\d+\r\n/i);
       assert.match(server.seen[0]!, /\r\nx-api-key: wsk_k_000000000000\r\n/);
     } finally {
       await c.close();
@@ -593,7 +592,7 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
     }
   });
 
-  it('an answer that is not HTTP/1.1 is named, and not asked for again', async () => {
+  it('an answer that is not HTTP is named, and not asked for again', async () => {
     let conns = 0;
     const server = await rawServer((socket) => {
       conns++;
@@ -602,13 +601,33 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
     const c = make(server.url, { retries: 3 });
     try {
       await assert.rejects(c.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
-        assert.match(
-          err.message,
-          /not HTTP\/1\.1 the client can read: It does not begin with an HTTP\/1\.1 status line/,
-        );
+        assert.match(err.message, /The answer is not HTTP the client can read \(Parse Error/);
         return true;
       });
       assert.equal(conns, 1);
+    } finally {
+      await c.close();
+      await server.close();
+    }
+  });
+
+  it('a path with a space or a method that is no token is a usage error, and nothing is sent', async () => {
+    const server = await httpServer(() => json('{}'));
+    const c = make(server.url);
+    try {
+      await assert.rejects(c.request({ method: 'GET', path: '/v2/x y' }), (err: Error) => {
+        assert.equal(err.name, 'UsageError');
+        assert.match(
+          err.message,
+          /^The request path has a space or a control character\. Nothing was sent/,
+        );
+        return true;
+      });
+      await assert.rejects(
+        c.request({ method: 'GE T', path: '/v2/x' }),
+        /"GE T" is not an HTTP method/,
+      );
+      assert.equal(server.seen.length, 0);
     } finally {
       await c.close();
       await server.close();
@@ -632,6 +651,122 @@ describe('the one-shot transport (HTTP/1.1 on a socket)', () => {
       assert.equal(server.seen.length, 0);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('compression', () => {
+  const PAGE = '/v2/prism/{teamId}/contact';
+
+  before(async () => {
+    // Enough contacts that a page of 50 is well over the sandbox's 1 KiB threshold.
+    const c = client();
+    try {
+      for (let i = 0; i < 50; i++)
+        await c.request({
+          method: 'POST',
+          path: PAGE,
+          body: { default: { name: `Compressed ${i}`, email: `compressed${i}@example.com` } },
+        });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('asks for gzip and br, and reads a large answer in either, the same as uncompressed', async () => {
+    const c = client();
+    try {
+      const query = { limit: 50 };
+      const plain = await c.request({
+        method: 'GET',
+        path: PAGE,
+        query,
+        headers: { 'accept-encoding': 'identity' },
+      });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.ok(plain.text.length > 4096, `a page of ${plain.text.length} bytes`);
+      const byDefault = await c.request({ method: 'GET', path: PAGE, query });
+      assert.equal(byDefault.headers['content-encoding'], 'gzip');
+      assert.ok(Number(byDefault.headers['content-length']) < plain.text.length / 2);
+      const br = await c.request({
+        method: 'GET',
+        path: PAGE,
+        query,
+        headers: { 'accept-encoding': 'br' },
+      });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.deepEqual(byDefault.body, plain.body);
+      assert.deepEqual(br.body, plain.body);
+      // A small answer is sent as it is.
+      const count = await c.request({ method: 'GET', path: COUNT });
+      assert.equal(count.headers['content-encoding'], undefined);
+    } finally {
+      await c.close();
+    }
+  });
+
+  /** A server that answers every request with `body` under these headers. */
+  async function encodedServer(headers: string, body: Buffer) {
+    return rawServer((socket) => {
+      socket.once('data', () => {
+        socket.write(
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${headers}content-length: ${body.length}\r\n\r\n`,
+        );
+        socket.end(body);
+      });
+    });
+  }
+
+  it('caps an answer by its decoded size, so a small gzip bomb costs no more than the cap', async () => {
+    // 8 MiB of spaces compress to a few KiB.
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024, ' '));
+    assert.ok(bomb.length < 64 * 1024);
+    const server = await encodedServer('content-encoding: gzip\r\n', bomb);
+    const transport = new HttpTransport({
+      connectTimeoutMs: 5_000,
+      answerTimeoutMs: 5_000,
+      maxAnswerBytes: 1024 * 1024,
+    });
+    try {
+      await assert.rejects(
+        transport.send({
+          origin: server.url,
+          path: '/v2/x',
+          method: 'GET',
+          headers: {},
+          body: undefined,
+        }),
+        { code: 'ANSWER_TOO_LARGE' },
+      );
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it('names an encoding it did not ask for, or a body that does not decode, and does not retry', async () => {
+    const zstd = await encodedServer('content-encoding: zstd\r\n', Buffer.from('(not json)'));
+    const broken = await encodedServer('content-encoding: gzip\r\n', Buffer.from('not gzip'));
+    try {
+      const a = client({ baseUrl: zstd.url, retries: 3 });
+      await assert.rejects(a.request({ method: 'GET', path: '/v2/x' }), (err: Error) => {
+        assert.match(
+          err.message,
+          /encoded as "zstd", which ws did not ask for \(it reads gzip and br\)/,
+        );
+        assert.doesNotMatch(err.message, /attempts/);
+        return true;
+      });
+      await a.close();
+      const b = client({ baseUrl: broken.url, retries: 3 });
+      await assert.rejects(
+        b.request({ method: 'GET', path: '/v2/x' }),
+        /The answer's gzip body does not decode/,
+      );
+      await b.close();
+    } finally {
+      await zstd.close();
+      await broken.close();
     }
   });
 });

@@ -2,16 +2,7 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -329,14 +320,13 @@ main(${JSON.stringify(args)}).then((code) => {
       });
     };
     const version = loaded(['--version']);
-    for (const m of ['http', 'crypto', 'fs/promises', 'child_process', 'perf_hooks'])
+    for (const m of ['http', 'crypto', 'fs/promises', 'perf_hooks'])
       assert.ok(!version.has(m), `ws --version loads ${m}`);
-    // Printed into a file, with nothing for stderr (a pipe): no terminal or socket code.
+    // Printed into a file.
     const file = join(dir, 'version.txt');
     const fd = openSync(file, 'w');
     try {
-      const quiet = loaded(['--version'], {}, fd);
-      for (const m of ['tty', 'net']) assert.ok(!quiet.has(m), `ws --version > file loads ${m}`);
+      loaded(['--version'], {}, fd);
     } finally {
       closeSync(fd);
     }
@@ -348,40 +338,22 @@ main(${JSON.stringify(args)}).then((code) => {
         WS_TEAM_ID: ready.team_id,
         WS_API_KEY: ready.api_key,
       });
-      assert.ok(auth.has('net'), 'the request went through a socket');
-      // A one-shot command speaks HTTP/1.1 on that socket: nothing of node:http or undici
-      // (its JavaScript, its WebAssembly parser) loads, nor node:http2, tls, crypto or
-      // node:assert.
-      for (const m of [
-        'http',
-        '_http_client',
-        'http2',
-        'tls',
-        'crypto',
-        'perf_hooks',
-        'assert',
-        'tty',
-      ])
+      assert.ok(auth.has('http'), 'the request went through node:http');
+      // An http:// base URL loads nothing of TLS, HTTP/2, compression (the answer is small)
+      // or the proxy tunnel, nor node:crypto or node:assert.
+      for (const m of ['https', 'http2', 'tls', 'crypto', 'zlib', 'perf_hooks', 'assert'])
         assert.ok(!auth.has(m), `ws auth status loads ${m}`);
-      const undici = auth.files.filter((f) => /transport-undici|\.wasm$/.test(f));
-      assert.deepEqual(undici, [], 'ws auth status loads undici');
+      const tunnel = auth.files.filter((f) => /hpagent/.test(f));
+      assert.deepEqual(tunnel, [], 'ws auth status loads the proxy tunnel');
       // A page of records loads no more: the
-      // records verbs' file, cache and editor code reach for node:fs/promises, node:crypto
-      // and node:child_process only when they run.
+      // records verbs' file, cache and editor code reach for node:fs/promises and
+      // node:crypto only when they run.
       const list = loaded(['records', 'list', 'contacts', '--limit', '5', '--json'], {
         WS_BASE_URL: ready.url,
         WS_TEAM_ID: ready.team_id,
         WS_API_KEY: ready.api_key,
       });
-      for (const m of [
-        'fs/promises',
-        'crypto',
-        'child_process',
-        'readline',
-        'tls',
-        'assert',
-        'tty',
-      ])
+      for (const m of ['fs/promises', 'crypto', 'readline', 'tls', 'assert'])
         assert.ok(!list.has(m), `ws records list loads ${m}`);
       // ... where the status text is still there when one is shown.
       const head = spawnSync(process.execPath, [BIN, 'api', 'GET', '/v2/nowhere', '-i'], {
@@ -398,64 +370,6 @@ main(${JSON.stringify(args)}).then((code) => {
     } finally {
       child.kill('SIGTERM');
       await exited(child);
-    }
-  });
-
-  it("parses responses with undici's WebAssembly files, the SIMD one or the fallback", async () => {
-    // Batch work sends through undici's pool, which parses HTTP with llhttp; the build writes
-    // both parsers next to the chunks as .wasm files (scripts/build.mjs); a copy of the
-    // build shows which one a request reads.
-    const copy = tempConfigDir();
-    const { child, ready } = await startForeground(['--quiet', '--no-profile', '--seed', 'demo']);
-    try {
-      cpSync(join(ROOT, 'bin'), join(copy.dir, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist'), join(copy.dir, 'dist'), { recursive: true });
-      const sandboxEnv = {
-        ...env(),
-        WS_BASE_URL: ready.url,
-        WS_TEAM_ID: ready.team_id,
-        WS_API_KEY: ready.api_key,
-      };
-      const id = spawnSync(
-        process.execPath,
-        [BIN, 'records', 'list', 'contacts', '--limit', '1', '--format', 'tsv', '--fields', 'id'],
-        { env: sandboxEnv, encoding: 'utf8' },
-      ).stdout.trim();
-      assert.match(id, /^[0-9a-f-]{36}$/);
-      const status = (bin: string, extra: Record<string, string> = {}) =>
-        spawnSync(
-          process.execPath,
-          [bin, 'records', 'batch-update', 'contacts', '--file', '-', '--retries', '0'],
-          {
-            env: { ...sandboxEnv, ...extra },
-            input: `id,city\n${id},Paris\n`,
-            encoding: 'utf8',
-          },
-        );
-      const copied = join(copy.dir, 'bin', 'ws.js');
-      const chunks = join(copy.dir, 'dist', 'chunks');
-      for (const [bin, extra] of [
-        [BIN, {}],
-        [BIN, { UNDICI_NO_WASM_SIMD: '1' }],
-        [copied, {}],
-      ] as const) {
-        const r = status(bin, extra);
-        assert.equal(r.status, 0, r.stderr);
-        assert.match(r.stderr, /Updated 1 of 1 contact\./);
-      }
-      // Without the SIMD file, as on a machine without SIMD, the fallback parses.
-      rmSync(join(chunks, 'llhttp-simd.wasm'));
-      const fallback = status(copied);
-      assert.equal(fallback.status, 0, fallback.stderr);
-      // Without either, no request gets an answer: the files are what the client reads.
-      rmSync(join(chunks, 'llhttp.wasm'));
-      const none = status(copied);
-      assert.notEqual(none.status, 0);
-      assert.match(none.stderr, /llhttp\.wasm/);
-    } finally {
-      child.kill('SIGTERM');
-      await exited(child);
-      copy.cleanup();
     }
   });
 

@@ -1,6 +1,6 @@
 // How the built `ws` leaves the server's connection as its process ends: a one-request
-// command keeps its connection open for another request, then leaves it to the system as the
-// process exits (bin/ws.js). The server must see what a client closing a kept connection
+// command keeps its connection open for another request, then closes it as the command
+// ends (the client's close()). The server must see what a client closing a kept connection
 // sends (a FIN: the socket's 'end'), never a reset, and the connection gone once ws is.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';

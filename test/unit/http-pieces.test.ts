@@ -173,36 +173,6 @@ describe('rate limiter', () => {
     assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
   });
 
-  it('the next command resumes from the places this one left busy (wall-clock times)', async () => {
-    const first = fakeClock();
-    const wall = { t: 1_700_000_000_000 };
-    const a = new RateLimiter(10, { ...first, wallNow: () => wall.t });
-    assert.equal(a.used, false);
-    for (let i = 0; i < 10; i++) (await a.take())();
-    assert.equal(a.used, true);
-    const saved = a.saved();
-    // Each place frees a second after its answer: ten times a second ahead.
-    assert.deepEqual(saved, Array(10).fill(wall.t + 1000));
-
-    // 300 ms later, another process with its own monotonic clock.
-    wall.t += 300;
-    const second = fakeClock();
-    second.t = 50;
-    const b = new RateLimiter(10, { ...second, wallNow: () => wall.t });
-    b.resume(saved);
-    await b.take();
-    // It waited the 700 ms left of the first command's second.
-    assert.equal(second.t, 750);
-
-    // Times in the past, junk, or a clock set back far ahead are not waited for long.
-    const third = fakeClock();
-    const c = new RateLimiter(2, { ...third, wallNow: () => wall.t });
-    c.resume([wall.t - 5, Number.NaN, wall.t + 3_600_000]);
-    await c.take(); // the free place
-    await c.take(); // the one "an hour ahead": at most one window
-    assert.equal(third.t, 1_000 + 1_000);
-  });
-
   it('a rate of 0 means no limit', async () => {
     const limiter = new RateLimiter(0);
     await Promise.all(Array.from({ length: 100 }, () => limiter.take()));

@@ -1,6 +1,6 @@
 // IOStreams: stderr opened only when used, and colour decided by ws (not by chalk).
 import assert from 'node:assert/strict';
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { type Env, IOStreams } from '../../src/io/streams.ts';
 
@@ -71,39 +71,5 @@ describe('IOStreams', () => {
     p.update('Still working');
     p.succeed('Done');
     assert.equal(s.stderr(), 'Working\nStill working\nDone\n');
-  });
-
-  it('says whether output is still on its way, without opening stderr to ask', async () => {
-    let release: () => void = () => {};
-    const stdout = new Writable({
-      highWaterMark: 1,
-      write(_chunk, _enc, cb) {
-        release = () => cb();
-      },
-    });
-    const opened: string[] = [];
-    const io = new IOStreams({
-      stdout,
-      stderr: () => {
-        opened.push('stderr');
-        return new PassThrough();
-      },
-      stdin: () => Readable.from([]),
-      isStdoutTTY: false,
-      isStderrTTY: false,
-      isStdinTTY: false,
-      env: {},
-    });
-    assert.equal(io.flushed(), true);
-    io.println('one');
-    io.println('two');
-    // The stream holds the second line while the first is being written.
-    assert.equal(io.flushed(), false);
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(io.flushed(), true);
-    assert.deepEqual(opened, []);
   });
 });

@@ -31,23 +31,10 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /**
  * `--list-id` → `listId`: the attribute commander keeps a flag's value under (a dash before
- * a lower-case letter or a digit goes, and the character is upper-cased). A loop, as
- * util/text.ts says why: a command reads its flags as it starts.
+ * a lower-case letter or a digit goes, and the character is upper-cased).
  */
 function attribute(flag: string): string {
-  let out = '';
-  for (let i = flag.startsWith('--') ? 2 : flag.startsWith('-') ? 1 : 0; i < flag.length; i++) {
-    const next = flag[i + 1];
-    if (flag[i] === '-' && next !== undefined && isLowerOrDigit(next)) {
-      out += next.toUpperCase();
-      i++;
-    } else out += flag[i];
-  }
-  return out;
-}
-
-function isLowerOrDigit(ch: string): boolean {
-  return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+  return flag.replace(/^--?/, '').replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** Typed reads of one action's option values. */

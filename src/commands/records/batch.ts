@@ -70,7 +70,7 @@ export async function runBatch<I>(run: BatchRun<I>, flags: BatchFlags, deps: Dep
       })
     ).results;
   try {
-    const client = await deps.client({ pooled: true });
+    const client = await deps.client();
     outcome = await runChunks({
       items: run.items,
       size: CHUNK_SIZE,
