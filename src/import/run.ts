@@ -99,8 +99,7 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
   );
   const client = flags.dryRun ? undefined : await deps.client();
   // Look-ups are reads: a dry run makes them too, to check the names.
-  const lookupClient =
-    lookupColumns.length === 0 ? undefined : (client ?? (await deps.client()));
+  const lookupClient = lookupColumns.length === 0 ? undefined : (client ?? (await deps.client()));
   const creds = flags.dryRun ? undefined : await deps.credentials();
   const at = creds && {
     source: source.path ?? `stdin:${deps.cwd}`,
