@@ -114,9 +114,12 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         const mod = await load();
         await mod.run(verbOpts, deps);
       } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        const words = await import('./commands/common/api-words.ts');
+        // A refused key or team that came from the environment: say so.
+        const sourced = err.status === 403 ? words.withSources(err, await deps.credentials()) : err;
         // Users of `ws api` type the API's routes; every other command speaks ws's words.
-        if (!(err instanceof ApiError) || cmd.name() === 'api') throw err;
-        throw (await import('./commands/common/api-words.ts')).inWsWords(err);
+        throw cmd.name() === 'api' ? sourced : words.inWsWords(sourced);
       } finally {
         // Verbs share one API client; its connections close here, whatever the verb did
         // (returned, threw, or stopped on Ctrl-C), so no socket keeps the process alive.

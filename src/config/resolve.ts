@@ -1,7 +1,8 @@
 // Which credentials a command uses: --profile, else WS_PROFILE, else the default
 // profile; WS_API_KEY, WS_TEAM_ID and WS_BASE_URL override single values of it.
-import { AuthError, NotFoundError } from '../errors.ts';
+import { AuthError, NotFoundError, UsageError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
+import { isUuid } from '../util/guards.ts';
 import type { ProfileStore } from './store.ts';
 
 export const DEFAULT_RATE_LIMIT = 10;
@@ -78,6 +79,15 @@ export function resolveCredentials(
     throw new AuthError(
       `No team id in ${where}.`,
       'Set WS_TEAM_ID, or add a profile with --team-id.',
+    );
+  }
+  if (!isUuid(teamId.value)) {
+    // Checked as `ws profile add` checks it, before anything is sent.
+    throw new UsageError(
+      `The team id "${teamId.value}" (from ${teamId.source}) is not a team id: it is a UUID, shown in the workspace settings (API section).`,
+      teamId.source === 'WS_TEAM_ID'
+        ? 'Fix or unset WS_TEAM_ID.'
+        : `Fix it with \`ws profile add ${name ?? 'NAME'} --team-id ID\`.`,
     );
   }
   if (!apiKey.value) {

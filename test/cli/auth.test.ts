@@ -132,6 +132,37 @@ describe('which credentials are used', () => {
     assert.match(broken.stderr, /Could not reach http:\/\/127\.0\.0\.1:1 \(connection refused\)/);
   });
 
+  it('a WS_TEAM_ID that is not a UUID is a usage error before sending; a refused key from WS_API_KEY says it came from there', async () => {
+    const garbage = await runWs(['records', 'list', 'contacts', '--limit', '1'], {
+      env: { ...env, WS_TEAM_ID: 'garbage' },
+    });
+    assert.equal(garbage.code, 2, garbage.stderr);
+    assert.match(
+      garbage.stderr,
+      /^error: The team id "garbage" \(from WS_TEAM_ID\) is not a team id: it is a UUID/,
+    );
+    assert.match(garbage.stderr, /Fix or unset WS_TEAM_ID\./);
+    const refused = await runWs(['records', 'list', 'contacts', '--limit', '1'], {
+      env: { ...env, WS_API_KEY: WRONG_KEY },
+    });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /The key in WS_API_KEY was used, overriding profile main's: check it, or unset WS_API_KEY to use the profile's\./,
+    );
+    assert.ok(!refused.stderr.includes(WRONG_KEY), 'the key is never printed');
+    const json = await runWs(['records', 'list', 'contacts', '--json'], {
+      env: { ...env, WS_API_KEY: WRONG_KEY },
+    });
+    assert.equal(json.code, 3);
+    assert.equal(JSON.parse(json.stderr).error.status, 403);
+    const profileKey = await runWs(['records', 'list', 'contacts', '--profile', 'wrongkey'], {
+      env,
+    });
+    assert.equal(profileKey.code, 3);
+    assert.doesNotMatch(profileKey.stderr, /WS_API_KEY was used/);
+  });
+
   it('needs no profile when the environment has all three values', async () => {
     const { dir, cleanup } = tempConfigDir();
     try {

@@ -1,6 +1,8 @@
 // `ws automations …`: the flags of each verb, read into its options.
+
 import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
 import { examples } from '../../help.ts';
+import { describeArguments } from '../common/args.ts';
 import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
@@ -391,4 +393,7 @@ write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewh
       }),
   );
   settleVerbs(automations);
+  describeArguments(automations, 'automation', {
+    automation: 'an automation, by id or by name',
+  });
 }

@@ -128,3 +128,40 @@ export function inWsWords(err: unknown): unknown {
     exitCode: err.exitCode,
   });
 }
+
+/**
+ * A 403 (the key was refused) whose key or team id came from an environment variable:
+ * the hint says which, as it overrides the profile's value and is easily forgotten.
+ */
+export function withSources(
+  err: ApiError,
+  creds: { profile: string | undefined; sources: { apiKey: string; teamId: string } },
+): ApiError {
+  if (EXPLAINED.has(err.apiCode ?? '')) return err;
+  const fromEnv = [creds.sources.apiKey, creds.sources.teamId].filter((s) => s.startsWith('WS_'));
+  if (fromEnv.length === 0) return err;
+  const which = fromEnv
+    .map((v) => (v === 'WS_API_KEY' ? 'the key in WS_API_KEY' : 'the team id in WS_TEAM_ID'))
+    .join(' and ');
+  const one = fromEnv.length === 1;
+  const hint =
+    creds.profile === undefined
+      ? `${capitalized(which)} ${one ? 'was' : 'were'} used: check ${one ? 'it' : 'them'}.`
+      : `${capitalized(which)} ${one ? 'was' : 'were'} used, overriding profile ${creds.profile}'s: check ${one ? 'it' : 'them'}, or unset ${fromEnv.join(' and ')} to use the profile's.`;
+  return new ApiError({
+    status: err.status,
+    ...(err.apiCode ? { code: err.apiCode } : {}),
+    message: err.message,
+    ...(err.requestId ? { requestId: err.requestId } : {}),
+    errors: err.errors,
+    details: err.details,
+    method: err.method,
+    url: err.url,
+    hint: err.hint === undefined ? hint : `${hint} ${err.hint}`,
+    exitCode: err.exitCode,
+  });
+}
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}

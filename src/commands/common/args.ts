@@ -3,6 +3,7 @@
 // (src/help.ts). The object types come from the lists generated from the contract.
 import type { Command } from 'commander';
 import {
+  AUTOMATION_TYPES,
   PROPERTY_TYPES,
   RECORD_TYPES,
   type TypeFamily,
@@ -14,6 +15,7 @@ const TYPES: Partial<Record<TypeFamily, readonly string[]>> = {
   record: RECORD_TYPES,
   property: PROPERTY_TYPES,
   view: VIEW_TYPES,
+  automation: AUTOMATION_TYPES,
 };
 
 /** Arguments that mean the same in every noun. */
