@@ -197,6 +197,48 @@ describe('ws automations test: what it prints', () => {
     );
   });
 
+  it('with no change given, the hint fits the automation: the event of a lifecycle one, a slug of its changeset', async () => {
+    const made = await http('POST', prism('contact'), { default: { name: 'Lee' } });
+    const lead = await runWs(
+      [
+        'automations',
+        'create',
+        'contact',
+        '--name',
+        'New lead',
+        '--on-create',
+        '--agent',
+        made.body.id,
+      ],
+      { env },
+    );
+    assert.equal(lead.code, 0, lead.stderr);
+    const r = await runWs(
+      ['automations', 'test', 'contact', 'New lead', '--record', made.body.id],
+      {
+        env,
+      },
+    );
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /"New lead" fires when a contact record is created, not on an update/);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `e\\.g\\. ws automations test contact 'New lead' --record ${made.body.id} --event created`,
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /stage=won/);
+    const deal = await http('POST', prism('deal'), { default: { name: 'D', amount: 1 } });
+    const u = await runWs(
+      ['automations', 'test', 'deal', 'Crossed 1000', '--record', deal.body.id],
+      {
+        env,
+      },
+    );
+    assert.equal(u.code, 2);
+    assert.match(u.stderr, /--set amount=VALUE/);
+  });
+
   it('--before and --after give both sides; a disabled automation says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ws-test-'));
     writeFileSync(join(dir, 'before.json'), JSON.stringify({ stage: 'lead', amount: 1 }));

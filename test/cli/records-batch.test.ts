@@ -139,6 +139,12 @@ describe('ws records batch-delete', () => {
       /--file \(stdin\) has 1 line that is not a record id: line 4: "not-an-id"/,
     );
     assert.deepEqual(ctx.s.requests, []);
+    // Ids given as arguments are not lines.
+    const args = await ctx.s.ws(['records', 'batch-delete', 'contacts', a!, 'not-a-uuid', '--yes']);
+    assert.equal(args.code, 2);
+    assert.match(args.stderr, /^error: One of the ids given is not a record id: "not-a-uuid"\.\n/);
+    assert.doesNotMatch(args.stderr, /line/);
+    assert.deepEqual(ctx.s.requests, []);
     const file = join(ctx.dir, 'ids.txt');
     writeFileSync(file, `id\n# the one to go\n${a}\n${a}\n\n`);
     const ok = await ctx.s.ws(['records', 'batch-delete', 'contacts', '--file', file, '--yes']);

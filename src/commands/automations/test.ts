@@ -18,6 +18,7 @@ import type { RecordData, Trigger, Values } from '../../automations/types.ts';
 import { ApiError, ExitCode, NotFoundError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { formatComparison } from '../../query/where.ts';
+import { shellWord } from '../../util/shell.ts';
 import { writeFormOf } from '../../values/write-form.ts';
 import { parseJsonOrYaml, readInput } from '../common/input.ts';
 import { buildWrite } from '../records/shared.ts';
@@ -178,6 +179,26 @@ function verdictText(deps: Deps, a: Automation, e: Evaluation, recordId: string)
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * No change given for an update: what to give, in the words of this automation (the event
+ * a lifecycle automation fires on; a property its changeset names).
+ */
+function missingChange(type: string, opts: TestOptions, a: Automation): UsageError {
+  const command = `ws automations test ${type} ${shellWord(opts.automation)} --record ${opts.record}`;
+  if (a.kind === 'lifecycle') {
+    const events = [a.on_create ? 'created' : '', a.on_delete ? 'deleted' : ''].filter(Boolean);
+    return new UsageError(
+      `"${a.name}" fires when a ${type} record is ${events.length > 0 ? events.join(' or ') : 'created or deleted (it has neither on)'}, not on an update: give the event.`,
+      `e.g. ${command} --event ${events[0] ?? 'created'}`,
+    );
+  }
+  const slug = Object.keys(a.changeset?.filter?.[0] ?? {})[0];
+  return new UsageError(
+    'Give the change: --set slug=value (repeatable), or --before FILE --after FILE.',
+    `e.g. ${command} --set ${slug ?? 'SLUG'}=VALUE`,
+  );
+}
+
 export async function run(opts: TestOptions, deps: Deps): Promise<void> {
   const type = automationType(opts.type);
   if (!(RECORD_TYPES as readonly string[]).includes(type)) {
@@ -191,14 +212,11 @@ export async function run(opts: TestOptions, deps: Deps): Promise<void> {
       '--before and --after go together: the record before and after the change.',
     );
   }
-  if (trigger === 'updated' && opts.set.length === 0 && opts.before === undefined) {
-    throw new UsageError(
-      'Give the change: --set slug=value (repeatable), or --before FILE --after FILE.',
-      `e.g. ws automations test ${type} "${opts.automation}" --record ${opts.record} --set stage=won`,
-    );
-  }
   const client = await deps.client();
   const automation = await resolveAutomation(deps, client, type, opts.automation);
+  if (trigger === 'updated' && opts.set.length === 0 && opts.before === undefined) {
+    throw missingChange(type, opts, automation);
+  }
   let before: RecordData;
   let after: RecordData;
   if (opts.before !== undefined && opts.after !== undefined) {

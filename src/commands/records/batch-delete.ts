@@ -21,24 +21,41 @@ export interface BatchDeleteOptions extends BatchFlags {
  * starting with # skipped, an `id` header line allowed.
  */
 export function parseIdLines(text: string, source: string): string[] {
+  return parseIds(text.split(/\r\n|\n|\r/), source, 'line');
+}
+
+/**
+ * The record ids among `items` (lines of a file, or the command's arguments): blank ones,
+ * `#` comments and an `id` header are skipped; any other that is not a UUID is a usage error
+ * naming each (the first five) by its place.
+ */
+function parseIds(items: readonly string[], source: string, unit: 'line' | 'argument'): string[] {
   const ids: string[] = [];
   const bad: string[] = [];
-  const lines = text.split(/\r\n|\n|\r/);
-  lines.forEach((line, i) => {
-    const first = line
+  items.forEach((item, i) => {
+    const first = item
       .split('\t')[0]!
       .trim()
       .replace(/^"(.*)"$/, '$1');
     if (first === '' || first.startsWith('#')) return;
     if (ids.length === 0 && bad.length === 0 && first.toLowerCase() === 'id') return;
     if (isUuid(first)) ids.push(first.toLowerCase());
-    else bad.push(`line ${i + 1}: "${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`);
+    else {
+      const shown = `"${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`;
+      bad.push(unit === 'line' ? `line ${i + 1}: ${shown}` : shown);
+    }
   });
   if (bad.length > 0) {
-    const shown = bad.slice(0, 5).join('; ');
+    const shown = `${bad.slice(0, 5).join(unit === 'line' ? '; ' : ', ')}${bad.length > 5 ? ', …' : ''}`;
+    const n = bad.length;
+    const one = n === 1;
     throw new UsageError(
-      `${source} has ${bad.length} line${bad.length === 1 ? '' : 's'} that ${bad.length === 1 ? 'is' : 'are'} not a record id: ${shown}${bad.length > 5 ? '; …' : ''}.`,
-      'Give one record id (a UUID) a line; `ws records list TYPE --format tsv --fields id` prints them.',
+      unit === 'line'
+        ? `${source} has ${n} line${one ? '' : 's'} that ${one ? 'is' : 'are'} not a record id: ${shown}.`
+        : `${one ? 'One' : n} of the ids given ${one ? 'is' : 'are'} not a record id: ${shown}.`,
+      unit === 'line'
+        ? 'Give one record id (a UUID) a line; `ws records list TYPE --format tsv --fields id` prints them.'
+        : 'Give record ids (UUIDs); `ws records list TYPE --format tsv --fields id` prints them.',
     );
   }
   return ids;
@@ -46,7 +63,7 @@ export function parseIdLines(text: string, source: string): string[] {
 
 export async function run(opts: BatchDeleteOptions, deps: Deps): Promise<void> {
   const type = recordType(opts.type);
-  const ids: string[] = parseIdLines(opts.ids.join('\n'), 'The arguments');
+  const ids: string[] = parseIds(opts.ids, 'The arguments', 'argument');
   if (opts.file !== undefined) {
     const input = await readInput(opts.file, deps, '--file');
     ids.push(...parseIdLines(input.text, input.source));
