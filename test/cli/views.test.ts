@@ -185,7 +185,33 @@ describe('ws views create', () => {
     });
     assert.equal(kind.code, 2);
     assert.match(kind.stderr, /calendar.*Allowed choices are grid, list, kanban/);
+    // A kanban's columns are the options of a select property.
+    const board = await runWs(
+      ['views', 'create', 'deal', '--name', 'x', '--type', 'kanban', '--group-by', 'amount'],
+      { env },
+    );
+    assert.equal(board.code, 2);
+    assert.match(
+      board.stderr,
+      /--group-by "amount": a kanban view's columns are the options of a select property, and amount is a num property/,
+    );
+    assert.match(board.stderr, /Group by one of: .*stage/);
     assert.equal(dealViews().length, 0);
+    const grid = await runWs(
+      ['views', 'create', 'deal', '--name', 'By amount', '--group-by', 'amount'],
+      { env },
+    );
+    assert.equal(grid.code, 0, grid.stderr);
+  });
+
+  it('an option colour the service does not use is a usage error listing the colours', async () => {
+    const r = await runWs(
+      ['props', 'options', 'add', 'deal', 'stage', 'Fair', '--color-scheme', 'rainbow'],
+      { env },
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--color-scheme "rainbow" is not a colour of the workspace's options/);
+    assert.match(r.stderr, /Colours: blue, gray, green, orange, pink, purple, red, teal, yellow\./);
   });
 
   it('a bad --where: exit 2, the expression and the fix named, nothing sent', async () => {

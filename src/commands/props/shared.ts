@@ -15,7 +15,7 @@ import type { Column } from '../../output/format.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { invalidateDefinitions, updateCachedDefinitions } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
-import { closest } from '../../util/suggest.ts';
+import { closest, didYouMean } from '../../util/suggest.ts';
 
 /** A definition as ws prints it: the API object with its object type first. */
 export type PropertyRow = { object_type: string } & PropertyDefinition;
@@ -153,11 +153,34 @@ export interface OptionFields {
   sortIndex?: number | null | undefined;
 }
 
+/**
+ * The colours an option may have: those the service's own options use (the API publishes no
+ * list). Any other (`rainbow`) would show as no colour, so --color-scheme refuses it.
+ */
+export const COLOR_SCHEMES = [
+  'blue',
+  'gray',
+  'green',
+  'orange',
+  'pink',
+  'purple',
+  'red',
+  'teal',
+  'yellow',
+] as const;
+
 export function optionFields(f: OptionFields): Partial<
   Record<'color_scheme' | 'description' | 'icon' | 'option_group', string | null> & {
     sort_index: number | null;
   }
 > {
+  if (typeof f.color === 'string' && !(COLOR_SCHEMES as readonly string[]).includes(f.color)) {
+    const near = didYouMean(f.color, COLOR_SCHEMES);
+    throw new UsageError(
+      `--color-scheme "${f.color}" is not a colour of the workspace's options.`,
+      `${near ? `${near} ` : ''}Colours: ${COLOR_SCHEMES.join(', ')}.`,
+    );
+  }
   return {
     ...(f.color !== undefined ? { color_scheme: f.color } : {}),
     ...(f.description !== undefined ? { description: f.description } : {}),

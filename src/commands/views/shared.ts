@@ -151,6 +151,8 @@ export interface ViewSpecFlags {
   or?: boolean | undefined;
   sort?: string | undefined;
   groupBy?: string | undefined;
+  /** --type: a kanban view's columns are the options of the property it groups by. */
+  viewType?: string | undefined;
 }
 
 /** Whether the flags name any property (so definitions are worth reading). */
@@ -179,7 +181,16 @@ export function viewSpec(f: ViewSpecFlags, ctx: SlugContext): ViewFields {
         `--group-by "${slug}": a view groups by a property of its own object type, not a dot-path.`,
       );
     }
-    checkPath(slug, ctx, '--group-by');
+    const def = checkPath(slug, ctx, '--group-by');
+    if (f.viewType === 'kanban' && def !== undefined && def.type !== 'select_str') {
+      const selects = (ctx.definitions ?? []).filter((d) => d.type === 'select_str');
+      throw new UsageError(
+        `--group-by "${slug}": a kanban view's columns are the options of a select property, and ${slug} is a ${def.type} property.`,
+        selects.length > 0
+          ? `Group by one of: ${selects.map((d) => d.slug).join(', ')}; or use --type grid or list.`
+          : `${ctx.objectType ?? 'This type'} has no select property: make one with \`ws props create\`, or use --type grid or list.`,
+      );
+    }
     fields.group_by = slug;
   }
   return fields;
