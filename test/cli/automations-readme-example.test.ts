@@ -1,0 +1,77 @@
+// The README's worked example of `ws automations`, run as printed: the ```sh block of the
+// automations section runs in bash (set -e: every command succeeds), with `ws` on PATH,
+// against a sandbox seeded with the demo data; what the `#` lines under `ws automations get`
+// show is what it prints, and nothing warns (no deprecated flag in the manual).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { BIN, wsEnv } from '../helpers/spawned.ts';
+
+const README = new URL('../../README.md', import.meta.url).pathname;
+
+/** The worked example's shell block. */
+function example(): string {
+  const text = readFileSync(README, 'utf8');
+  const start = text.indexOf('## Automations: `ws automations`');
+  assert.ok(start >= 0, 'the README has the automations section');
+  const at = text.indexOf('A worked example', start);
+  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(at));
+  assert.ok(block, 'the worked example has a sh block');
+  return block[1]!;
+}
+
+let t: TestSandbox;
+let dir: string;
+
+before(async () => {
+  t = await startTestSandbox({ seed: 'demo' });
+  dir = mkdtempSync(join(tmpdir(), 'ws-readme-automations-'));
+  const ws = join(dir, 'ws');
+  writeFileSync(
+    ws,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  chmodSync(ws, 0o755);
+});
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await t.stop();
+});
+
+describe("the README's worked example of ws automations", () => {
+  it('runs as printed, without a warning, and get prints what the README shows', async () => {
+    const script = example();
+    const env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = spawn('bash', ['-e', '-c', script], { cwd: dir, env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /warning:/);
+    // The `#   when …` and `#         --wait 1d` lines under `ws automations get`.
+    const shown = script
+      .split('ws automations get deal "Deal won"\n')[1]!
+      .split('\n')
+      .filter((l) => l.startsWith('#   ') || l.startsWith('#         '))
+      .slice(0, 3)
+      .map((l) => l.replace(/^#\s+/, '').replace(/\s+/g, ' ').trim());
+    assert.deepEqual(shown, [
+      'when --on-change stage:to=won',
+      "then --webhook 'Deal alerts'",
+      '--wait 1d',
+    ]);
+    // Piped, `get` prints key<TAB>value lines, a value's lines joined by ";".
+    assert.match(r.stdout, /^when\t--on-change stage:to=won$/m);
+    assert.match(r.stdout, /^then\t--webhook 'Deal alerts';--wait 1d$/m);
+  });
+});
