@@ -12,7 +12,6 @@
 //                                    latency_ms, rate_limit, max_body_bytes → current faults
 
 import { isPlainObject } from '../util/guards.ts';
-import { clockEvents } from './clock.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
 import { checkFaultSettings, type FaultSettings } from './faults.ts';
@@ -45,7 +44,7 @@ function health(ctx: RequestContext): Reply {
     status: 200,
     body: {
       ok: true,
-      team_id: ctx.sandbox.teamId,
+      team_id: ctx.teamId,
       started_at: ctx.sandbox.startedAt,
       pid: process.pid,
       version: ctx.sandbox.version,
@@ -96,9 +95,7 @@ function advanceClock(ctx: RequestContext): Reply {
       code,
     );
   }
-  const fromMs = ctx.store.clock.nowMs();
-  ctx.store.clock.advance(seconds as number);
-  ctx.store.events.emit(clockEvents, { fromMs, toMs: ctx.store.clock.nowMs() });
+  ctx.sandbox.advanceClock(seconds as number);
   return { status: 200, body: { now: ctx.store.clock.iso() } };
 }
 

@@ -19,12 +19,15 @@ export interface Reply {
 
 /** Sandbox-wide facts and controls, for the control endpoints. */
 export interface SandboxRuntime {
-  readonly teamId: string;
+  /** The sandbox's teams, in order (the first is the one of requests without a key). */
+  readonly teams: readonly { readonly name: string; readonly id: string }[];
   readonly startedAt: string;
   readonly version: string;
   readonly faults: Faults;
-  /** Empty the store; with seed 'demo', fill it with the demo data again. */
+  /** Empty every team's store; with seed 'demo', fill each with the demo data again. */
   reset(options?: { seed?: 'demo' }): void;
+  /** Move the sandbox clock (all teams share it) forward; each team's store hears of it. */
+  advanceClock(seconds: number): void;
 }
 
 export interface PathContext {
@@ -47,6 +50,8 @@ export interface RequestContext extends PathContext {
   readonly body: unknown;
   /** True when the request carried the sandbox's API key (checked or, where none is needed, offered). */
   readonly authenticated: boolean;
+  /** The team the request acts for: its key's (the first team's when it carries none). */
+  readonly teamId: string;
   readonly sandbox: SandboxRuntime;
 }
 

@@ -115,12 +115,17 @@ export class Store {
   private readonly listeners = new Set<(change: StoreChange) => void>();
   private gen = 0;
 
-  constructor(options: { realNow?: () => number; onListenerError?: ListenerErrorHandler } = {}) {
-    const clockOptions: { realNow?: () => number; onChange: () => void } = {
-      onChange: () => this.changed({ kind: 'clock' }),
-    };
-    if (options.realNow !== undefined) clockOptions.realNow = options.realNow;
-    this.clock = new Clock(clockOptions);
+  constructor(
+    options: {
+      realNow?: () => number;
+      /** A clock shared with other stores (the teams of one sandbox); default: its own. */
+      clock?: Clock;
+      onListenerError?: ListenerErrorHandler;
+    } = {},
+  ) {
+    this.clock =
+      options.clock ?? new Clock(options.realNow === undefined ? {} : { realNow: options.realNow });
+    this.clock.subscribe(() => this.changed({ kind: 'clock' }));
     this.events = new EventBus(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
     );
