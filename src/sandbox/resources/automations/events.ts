@@ -5,6 +5,7 @@
 // dispatched either way, as the service's runs do not wait for deliveries.
 
 import { defineEvent } from '../../events.ts';
+import type { Run } from './types.ts';
 
 /** The `data` of a webhook event of an automation (documented in the sandbox README). */
 export interface AutomationEventData {
@@ -38,3 +39,20 @@ export interface WebhookDispatch {
 export type AutomationEvent = WebhookDispatch;
 
 export const automationEvents = defineEvent<AutomationEvent>('automation');
+
+/**
+ * News of runs, for whoever shows them (the activity log of the console): a run started (for
+ * every run, the ones done at once included), a waiting run resumed (its wait fell due), a
+ * waiting run cancelled (its automation was deleted). `run()` reads the run as it is now (a
+ * run done at once is kept as the write it shares with its siblings, and made when asked
+ * for). Emitted only when someone listens.
+ */
+export interface RunEvent {
+  readonly type: 'run.started' | 'run.resumed' | 'run.cancelled';
+  readonly teamId: string;
+  readonly recordId: string;
+  readonly automationId: string;
+  run(): Run;
+}
+
+export const runEvents = defineEvent<RunEvent>('run');

@@ -48,7 +48,7 @@ import type { RecordEvent } from '../records/events.ts';
 import { recordBody } from '../records/present.ts';
 import type { StoredRecord } from '../records/types.ts';
 import { contactViewsOf, recipientsOf } from './contact-views.ts';
-import { type AutomationEventData, automationEvents } from './events.ts';
+import { type AutomationEventData, automationEvents, type RunEvent, runEvents } from './events.ts';
 import { type Rendered, renderSubjects } from './renderer.ts';
 import type { Run, RunAutomation, RunStep, RunTrigger } from './types.ts';
 
@@ -179,6 +179,46 @@ function instantRun(prefix: string, trigger: RunTrigger, sequence: number): Run 
   };
 }
 
+/** A run event: what it needs to read the run when asked (RunEvent). */
+class RunNews implements RunEvent {
+  readonly type: RunEvent['type'];
+  private readonly prefix: string;
+  private readonly trigger: RunTrigger;
+  private readonly sequence: number;
+  private readonly live: Run | undefined;
+
+  constructor(
+    type: RunEvent['type'],
+    prefix: string,
+    trigger: RunTrigger,
+    sequence: number,
+    live?: Run,
+  ) {
+    this.type = type;
+    this.prefix = prefix;
+    this.trigger = trigger;
+    this.sequence = sequence;
+    this.live = live;
+  }
+
+  get teamId(): string {
+    return this.trigger.team_id;
+  }
+
+  get recordId(): string {
+    return this.trigger.record_id;
+  }
+
+  get automationId(): string {
+    return (this.live?.automation ?? this.trigger.automations[this.sequence - this.trigger.first]!)
+      .id;
+  }
+
+  run(): Run {
+    return this.live ?? instantRun(this.prefix, this.trigger, this.sequence);
+  }
+}
+
 /** True when every action is done at once and says nothing of its own: webhook and agent steps. */
 function isInstant(automation: RunAutomation): boolean {
   return automation.actions.every((a) => a.type === 'webhook' || a.type === 'agent');
@@ -276,6 +316,12 @@ export class RunsModel implements Slice {
       if (instant) {
         // Done at once: kept as the trigger (RunTable); its webhook events go out now.
         this.runs.add(sequence, trigger);
+        if (this.ctx.events.listening(runEvents)) {
+          this.ctx.events.emit(
+            runEvents,
+            new RunNews('run.started', this.prefix, trigger, sequence),
+          );
+        }
         if (this.ctx.events.listening(automationEvents)) {
           // The run is made only if a listener asks for the event's data.
           let run: Run | undefined;
@@ -307,6 +353,7 @@ export class RunsModel implements Slice {
       };
       this.runs.add(sequence, run);
       this.ctx.changed(String(sequence));
+      this.announce('run.started', run);
       this.track(store, this.proceed(store, run, trigger.at, trigger.at_ms));
     }
     if (automations.length > 0) this.ctx.changed(META);
@@ -327,6 +374,7 @@ export class RunsModel implements Slice {
       run.status = 'running';
       this.ctx.changed(String(run.sequence));
       this.track(store, this.proceed(store, run, at, nowMs));
+      this.announce('run.resumed', run);
     }
     return due.length;
   }
@@ -348,6 +396,7 @@ export class RunsModel implements Slice {
       this.endWait(run, 'cancelled', at);
       this.ctx.changed(String(run.sequence));
       this.finish(run, 'cancelled', at);
+      this.announce('run.cancelled', run);
     }
   }
 
@@ -363,6 +412,12 @@ export class RunsModel implements Slice {
       until: run.resume_at_ms!,
     });
     run.resume_at_ms = null;
+  }
+
+  /** Tell listeners of run events about `run` (a run kept as itself). */
+  private announce(type: RunEvent['type'], run: Run): void {
+    if (!this.ctx.events.listening(runEvents)) return;
+    this.ctx.events.emit(runEvents, new RunNews(type, this.prefix, run.trigger, run.sequence, run));
   }
 
   /** A team's runs in firing order. */
