@@ -31,6 +31,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
+import { buildConsole } from './build-console.mjs';
 import { importerFile, SUBSTITUTES, substitutes } from './substitutes.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -218,6 +219,8 @@ for (const file of minified
 // Next to the chunks: the chunk that holds undici's HTTP/1 client reads them from its directory.
 writeWasm(join(dist, 'chunks'));
 rmSync(stage, { recursive: true, force: true });
+// The sandbox console's page (browser code), beside the bundle.
+await buildConsole(dist, { minify: minified });
 // The package is "type": "module"; dist/ is not.
 writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 // Shell completions are generated from the command tree of the build.
