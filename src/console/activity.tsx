@@ -99,11 +99,11 @@ function ImportEntry({ e }: { e: Entry }) {
       {error !== null ? <p class="problem">{error.message}</p> : null}
       {rows.length > 0 ? (
         <details>
-          <summary>Failed rows</summary>
+          <summary>Failed rows (by their place in the import's objects)</summary>
           <ul>
             {rows.map((r) => (
               <li key={r.input_index}>
-                Row {r.input_index + 1}: {r.error.code}: {r.error.message}
+                Object {r.input_index + 1}: {r.error.code}: {r.error.message}
               </li>
             ))}
           </ul>

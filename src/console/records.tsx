@@ -186,9 +186,13 @@ export function RecordsPage({ type }: { type: string }) {
                           : undefined
                       }
                     >
-                      <button type="button" class="sort" onClick={() => sortBy(c.slug)}>
+                      <button
+                        type="button"
+                        class="sort"
+                        aria-label={`Sort by ${c.name ?? c.slug}`}
+                        onClick={() => sortBy(c.slug)}
+                      >
                         {c.name ?? c.slug}
-                        <span class="visually-hidden">, sort</span>
                         {sort?.slug === c.slug ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
                       </button>
                     </th>
