@@ -146,9 +146,22 @@ export function StepsText({ steps }: { steps: RunSummary['steps'] }) {
 }
 
 function RunEntry({ e }: { e: Entry }) {
-  const run = e['run'] as RunSummary;
+  const run = e['run'] as RunSummary | null;
   const verb =
-    e.type === 'run.resumed' ? 'resumed' : e.type === 'run.cancelled' ? 'cancelled' : 'started';
+    e.type === 'run.resumed' ? 'resumed' : e.type === 'run.finished' ? 'ended' : 'started';
+  if (run === null) {
+    const type = e['object_type'] as string;
+    const id = e['record_id'] as string;
+    return (
+      <p>
+        A run {verb} on{' '}
+        <a href={recordHref(type, id)}>
+          {type} {id}
+        </a>
+        ; the sandbox no longer keeps it (it keeps the latest 10,000 finished runs).
+      </p>
+    );
+  }
   return (
     <>
       <p>

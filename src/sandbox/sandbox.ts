@@ -173,6 +173,8 @@ export async function launchSandbox(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
   const faults = new Faults(faultSettings, options.random ?? Math.random, store.clock);
+  // The console (when asked for): made once the runtime it controls exists.
+  let consoleParts: ReturnType<typeof openConsole> | undefined;
   const runtime: SandboxRuntime = {
     teamId,
     startedAt: new Date().toISOString(),
@@ -181,11 +183,12 @@ export async function launchSandbox(
     reset(resetOptions = {}) {
       store.reset();
       if (resetOptions.seed === 'demo') seedDemo(store);
+      consoleParts?.activity.resetDone();
     },
   };
   const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
   const contractViolations: string[] = [];
-  const consoleParts = options.console === true ? openConsole(store, runtime, teamId) : undefined;
+  consoleParts = options.console === true ? openConsole(store, runtime, teamId) : undefined;
   if (consoleParts !== undefined) routes.push(consoleParts.codeRoute);
   const server = new SandboxServer({
     host,

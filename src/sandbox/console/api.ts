@@ -153,7 +153,6 @@ export function activity(c: ConsoleContext, q: Query): Record<string, unknown> {
     entries: page.entries.map((e) => entryBody(c.store, e)),
     next_before: page.next ?? null,
     latest: c.activity.latest,
-    oldest: c.activity.oldest,
   };
 }
 
@@ -224,11 +223,12 @@ export function record(c: ConsoleContext, typeText: string, id: string): Record<
   const type = objectTypeOf(typeText);
   const found = recordsOf(c.store).get(type, id);
   const history = c.activity.changesOf(type, id).map((entry) => {
-    if (entry.kind !== 'record') return { seq: entry.seq, at: entry.at };
+    const at = new Date(entry.atMs).toISOString();
+    if (entry.kind !== 'record') return { seq: entry.seq, at };
     const e = entry.event;
     return {
       seq: entry.seq,
-      at: entry.at,
+      at,
       type: e.type,
       source: e.source,
       cause: causeBody(entry.cause),

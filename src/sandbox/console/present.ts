@@ -114,7 +114,12 @@ export function deliveryBody(store: Store, d: Readonly<StoredDelivery>): Record<
 
 /** One entry of the activity log, as the feed shows it. */
 export function entryBody(store: Store, entry: ActivityEntry): Record<string, unknown> {
-  const base = { seq: entry.seq, at: entry.at, kind: entry.kind, cause: causeBody(entry.cause) };
+  const base = {
+    seq: entry.seq,
+    at: new Date(entry.atMs).toISOString(),
+    kind: entry.kind,
+    cause: causeBody(entry.cause),
+  };
   switch (entry.kind) {
     case 'record':
       return { ...base, ...recordEventBody(entry.event) };
@@ -159,7 +164,14 @@ export function entryBody(store: Store, entry: ActivityEntry): Record<string, un
     }
     case 'run': {
       const e = entry.event;
-      return { ...base, type: e.type, run: runSummary(store, e.run()) };
+      const run = e.run();
+      return {
+        ...base,
+        type: e.type,
+        object_type: e.objectType,
+        record_id: e.recordId,
+        run: run === undefined ? null : runSummary(store, run),
+      };
     }
     case 'delivery': {
       const e = entry.event;
@@ -192,10 +204,7 @@ export function entryFacts(entry: ActivityEntry): { objectType?: string; recordI
     case 'record':
       return { objectType: entry.event.objectType, recordId: entry.event.id };
     case 'run':
-      return {
-        objectType: entry.event.run().trigger.object_type,
-        recordId: entry.event.recordId,
-      };
+      return { objectType: entry.event.objectType, recordId: entry.event.recordId };
     case 'import': {
       const e = entry.event;
       return { objectType: e.type === 'import.completed_now' ? e.objectType : e.job.object_type };

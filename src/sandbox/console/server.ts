@@ -157,19 +157,14 @@ export class ConsoleServer implements PathOwner {
   private hostOk: (host: string | undefined) => boolean = () => false;
   private readonly streams = new Set<ServerResponse>();
   private timer: NodeJS.Timeout | undefined;
-  /** Bumped by every change of the store (and read by the streams' tick). */
-  private version = 0;
-  private sentVersion = 0;
+  /** What the streams were last told (see tick). */
+  private sentVersion = '';
   private lastBeat = 0;
-  private readonly unsubscribe: () => void;
 
   constructor(ctx: api.ConsoleContext) {
     this.ctx = ctx;
     this.auth = new ConsoleAuth();
     this.assets = assetsDir();
-    this.unsubscribe = ctx.store.onChange(() => {
-      this.version++;
-    });
   }
 
   /** The sandbox listens: requests must name `host`:`port` (the address asked for). */
@@ -186,7 +181,6 @@ export class ConsoleServer implements PathOwner {
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
-    this.unsubscribe();
     for (const res of this.streams) res.end();
     this.streams.clear();
   }
@@ -361,11 +355,16 @@ export class ConsoleServer implements PathOwner {
     }
   }
 
-  /** Tell the open streams that something changed since the last tick (or that all is quiet). */
+  /**
+   * Tell the open streams that something changed since the last tick (or that all is quiet).
+   * What changes shows in the activity log (writes, runs, deliveries, the clock, resets), in
+   * the request log (every API and control request), or in the work under way (email steps
+   * rendering, deliveries in flight, import jobs): counters read here, so the sandbox's
+   * writes pay nothing for the streams.
+   */
   private tick(): void {
-    const activity = this.ctx.activity.latest;
-    const requests = this.ctx.requests.latest;
-    const version = this.version + activity + requests;
+    const { activity, requests, store } = this.ctx;
+    const version = `${activity.latest}/${requests.latest}/${store.clock.offsetMs}/${store.work.busy}`;
     if (version !== this.sentVersion) {
       this.sentVersion = version;
       this.lastBeat = Date.now();

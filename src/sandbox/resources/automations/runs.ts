@@ -48,7 +48,13 @@ import type { RecordEvent } from '../records/events.ts';
 import { recordBody } from '../records/present.ts';
 import type { StoredRecord } from '../records/types.ts';
 import { contactViewsOf, recipientsOf } from './contact-views.ts';
-import { type AutomationEventData, automationEvents, type RunEvent, runEvents } from './events.ts';
+import {
+  type AutomationEventData,
+  automationEvents,
+  type RunEvent,
+  type RunsStartedEvent,
+  runEvents,
+} from './events.ts';
 import { type Rendered, renderSubjects } from './renderer.ts';
 import type { Run, RunAutomation, RunStep, RunTrigger } from './types.ts';
 
@@ -179,43 +185,32 @@ function instantRun(prefix: string, trigger: RunTrigger, sequence: number): Run 
   };
 }
 
-/** A run event: what it needs to read the run when asked (RunEvent). */
-class RunNews implements RunEvent {
-  readonly type: RunEvent['type'];
+/** The runs one write started (RunsStartedEvent), read as they are when asked. */
+class RunsStarted implements RunsStartedEvent {
+  readonly type = 'runs.started';
+  private readonly model: RunsModel;
   private readonly prefix: string;
-  private readonly trigger: RunTrigger;
-  private readonly sequence: number;
-  private readonly live: Run | undefined;
+  readonly trigger: RunTrigger;
 
-  constructor(
-    type: RunEvent['type'],
-    prefix: string,
-    trigger: RunTrigger,
-    sequence: number,
-    live?: Run,
-  ) {
-    this.type = type;
+  constructor(model: RunsModel, prefix: string, trigger: RunTrigger) {
+    this.model = model;
     this.prefix = prefix;
     this.trigger = trigger;
-    this.sequence = sequence;
-    this.live = live;
   }
 
-  get teamId(): string {
-    return this.trigger.team_id;
+  get count(): number {
+    return this.trigger.automations.length;
   }
 
-  get recordId(): string {
-    return this.trigger.record_id;
-  }
-
-  get automationId(): string {
-    return (this.live?.automation ?? this.trigger.automations[this.sequence - this.trigger.first]!)
-      .id;
-  }
-
-  run(): Run {
-    return this.live ?? instantRun(this.prefix, this.trigger, this.sequence);
+  run(index: number): Run | undefined {
+    const sequence = this.trigger.first + index;
+    const automation = this.trigger.automations[index]!;
+    // Kept (under way, or among the latest finished ones): as it is now. A run done at once
+    // is the same whenever it is read; another one dropped since is no longer known.
+    return (
+      this.model.kept(this.prefix, sequence) ??
+      (isInstant(automation) ? instantRun(this.prefix, this.trigger, sequence) : undefined)
+    );
   }
 }
 
@@ -316,12 +311,6 @@ export class RunsModel implements Slice {
       if (instant) {
         // Done at once: kept as the trigger (RunTable); its webhook events go out now.
         this.runs.add(sequence, trigger);
-        if (this.ctx.events.listening(runEvents)) {
-          this.ctx.events.emit(
-            runEvents,
-            new RunNews('run.started', this.prefix, trigger, sequence),
-          );
-        }
         if (this.ctx.events.listening(automationEvents)) {
           // The run is made only if a listener asks for the event's data.
           let run: Run | undefined;
@@ -353,10 +342,13 @@ export class RunsModel implements Slice {
       };
       this.runs.add(sequence, run);
       this.ctx.changed(String(sequence));
-      this.announce('run.started', run);
       this.track(store, this.proceed(store, run, trigger.at, trigger.at_ms));
     }
     if (automations.length > 0) this.ctx.changed(META);
+    // One event for the runs of the write (an import step starts thousands).
+    if (automations.length > 0 && this.ctx.events.listening(runEvents)) {
+      this.ctx.events.emit(runEvents, new RunsStarted(this, this.prefix, trigger));
+    }
   }
 
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
@@ -396,7 +388,6 @@ export class RunsModel implements Slice {
       this.endWait(run, 'cancelled', at);
       this.ctx.changed(String(run.sequence));
       this.finish(run, 'cancelled', at);
-      this.announce('run.cancelled', run);
     }
   }
 
@@ -417,7 +408,12 @@ export class RunsModel implements Slice {
   /** Tell listeners of run events about `run` (a run kept as itself). */
   private announce(type: RunEvent['type'], run: Run): void {
     if (!this.ctx.events.listening(runEvents)) return;
-    this.ctx.events.emit(runEvents, new RunNews(type, this.prefix, run.trigger, run.sequence, run));
+    this.ctx.events.emit(runEvents, { type, teamId: run.trigger.team_id, run });
+  }
+
+  /** The run of `sequence` while the table keeps it (runs of an earlier reset: none). */
+  kept(prefix: string, sequence: number): Run | undefined {
+    return prefix === this.prefix ? this.runs.get(sequence) : undefined;
   }
 
   /** A team's runs in firing order. */
@@ -587,6 +583,7 @@ export class RunsModel implements Slice {
     run.updated_at = at;
     this.finished.push(run.sequence);
     this.trim();
+    this.announce('run.finished', run);
   }
 
   /** Drop the oldest finished runs past MAX_FINISHED_RUNS. */
