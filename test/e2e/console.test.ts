@@ -399,9 +399,15 @@ describe('the sandbox console in Chromium', () => {
       ['controls', '#/controls'],
     ];
     const problems: string[] = [];
-    // Every part of the page has read its data.
+    // Every part of the page has read its data (polled: the page's CSP forbids eval, which
+    // waitForFunction would need).
     const loaded = () =>
-      page.waitForFunction("!document.querySelector('main').innerText.includes('Loading')");
+      until('the page to load', () =>
+        page.evaluate(
+          // biome-ignore lint/suspicious/noExplicitAny: the page's globals, in the browser
+          () => !(globalThis as any).document.querySelector('main').innerText.includes('Loading'),
+        ),
+      );
     const scan = async (name: string) => {
       for (const v of await axeViolations(page)) {
         if (v.impact === 'serious' || v.impact === 'critical') {
