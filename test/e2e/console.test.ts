@@ -360,8 +360,24 @@ describe('the sandbox console in Chromium', () => {
         .getByRole('alert')
         .filter({ hasText: /nosuch/ })
         .waitFor();
-      await page.getByLabel(/Filter/).fill('status=customer');
-      await page.getByRole('button', { name: 'Apply filter' }).click();
+      // From the keyboard alone: the sections are links in the tab order, and Ctrl+Enter
+      // applies the filter.
+      await page.goto(`${consoleUrl}#/activity`);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Activity' }).waitFor();
+      const focusedText = () =>
+        // biome-ignore lint/suspicious/noExplicitAny: the page's globals, in the browser
+        page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? '');
+      for (let i = 0; i < 12 && (await focusedText()) !== 'Records'; i++) {
+        await page.keyboard.press('Tab');
+      }
+      assert.equal(await focusedText(), 'Records');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Records' }).waitFor();
+      await page.goto(`${consoleUrl}#/records/contact`);
+      await page.getByLabel(/Filter/).focus();
+      await page.keyboard.type('status=customer');
+      await page.keyboard.press('Control+Enter');
       await page.getByText('12 records match').waitFor();
       await page.locator('table.records tbody a').first().click();
       await page.getByRole('heading', { name: /contact Person/ }).waitFor();
