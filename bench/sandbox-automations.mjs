@@ -29,7 +29,7 @@
 // patched row 2.
 
 import { compiledSandbox } from './compiled-sandbox.mjs';
-import { AUTOMATIONS, expectedRuns, median, sleep, values } from './import-workload.mjs';
+import { AUTOMATIONS, expectedRuns, median, timedImport, values } from './import-workload.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -81,27 +81,7 @@ async function main() {
         await call('POST', `${base}/contact/triggered_automations`, automation);
       }
     }
-    global.gc?.();
-    const cpuStarted = process.cpuUsage();
-    const started = performance.now();
-    const res = await fetch(`${base}/contact/import`, {
-      method: 'POST',
-      headers,
-      body: importBody,
-    });
-    let job = await res.json();
-    // The job's state read from the store (no poll requests, whose cost would grow with the
-    // import's time and count against the slower setup).
-    while (job.status === 'processing') {
-      await sleep(2);
-      job = importsOf(sandbox.store).lookup(job.job_id).job;
-    }
-    const ms = performance.now() - started;
-    const { user, system } = process.cpuUsage(cpuStarted);
-    const cpu = (user + system) / 1000;
-    if (job.status !== 'complete' || job.succeeded !== ROWS) {
-      throw new Error(`import ${job.status}: ${job.succeeded} of ${ROWS} rows`);
-    }
+    const { ms, cpu } = await timedImport(sandbox, importsOf, importBody, ROWS);
     const runs = runsOf(sandbox.store).started;
     const expected = withAutomations ? expectedRuns(ROWS, EXISTING) : 0;
     if (runs !== expected) throw new Error(`${runs} runs started, expected ${expected}`);

@@ -14,6 +14,7 @@ import {
   Json,
   LiveContext,
   Loading,
+  Pending,
   Problem,
   postJson,
   query,
@@ -320,13 +321,7 @@ function StepDetail({ step, detail }: { step: RunStep; detail: RunDetail }) {
 export function RunPage({ id }: { id: string }) {
   const { data, error } = useData<RunDetail>(`runs/${encodeURIComponent(id)}`);
   if (data === undefined) {
-    return (
-      <section>
-        <h2>Run {id}</h2>
-        <Problem text={error} />
-        {error === undefined ? <Loading what="the run" /> : null}
-      </section>
-    );
+    return <Pending title={`Run ${id}`} what="the run" error={error} />;
   }
   const { run } = data;
   const changes = Object.entries(run.trigger.changes).map(([slug, c]) => ({

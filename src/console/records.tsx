@@ -13,6 +13,7 @@ import {
   type Change,
   Changes,
   Loading,
+  Pending,
   Problem,
   query,
   recordHref,
@@ -254,15 +255,7 @@ interface RecordDetail {
 export function RecordPage({ type, id }: { type: string; id: string }) {
   const { data, error } = useData<RecordDetail>(`records/${type}/${encodeURIComponent(id)}`);
   if (data === undefined) {
-    return (
-      <section>
-        <h2>
-          {type} {id}
-        </h2>
-        <Problem text={error} />
-        {error === undefined ? <Loading what="the record" /> : null}
-      </section>
-    );
+    return <Pending title={`${type} ${id}`} what="the record" error={error} />;
   }
   const names = new Map(data.properties.map((p) => [p.slug, p.name ?? p.slug]));
   return (

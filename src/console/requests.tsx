@@ -3,7 +3,17 @@
 // its last 4 characters only (the log keeps no more).
 
 import { useState } from 'preact/hooks';
-import { Json, Loading, Problem, query, StatusBadge, Time, useData } from './ui.tsx';
+import {
+  Headers,
+  Json,
+  Loading,
+  Pending,
+  Problem,
+  query,
+  StatusBadge,
+  Time,
+  useData,
+} from './ui.tsx';
 
 interface Row {
   seq: number;
@@ -121,30 +131,6 @@ export function RequestsPage() {
   );
 }
 
-function Headers({ headers, caption }: { headers: Record<string, string>; caption: string }) {
-  return (
-    <table class="headers">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Header</th>
-          <th scope="col">Value</th>
-        </tr>
-      </thead>
-      <tbody>
-        {Object.entries(headers).map(([k, v]) => (
-          <tr key={k}>
-            <th scope="row">{k}</th>
-            <td>
-              <code>{v}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
 function BodyView({ body, label }: { body: Body | null; label: string }) {
   return (
     <>
@@ -159,13 +145,7 @@ function BodyView({ body, label }: { body: Body | null; label: string }) {
 export function RequestPage({ id }: { id: string }) {
   const { data, error } = useData<Detail>(`requests/${encodeURIComponent(id)}`, false);
   if (data === undefined) {
-    return (
-      <section>
-        <h2>Request {id}</h2>
-        <Problem text={error} />
-        {error === undefined ? <Loading what="the request" /> : null}
-      </section>
-    );
+    return <Pending title={`Request ${id}`} what="the request" error={error} />;
   }
   return (
     <section aria-labelledby="request-title">

@@ -292,3 +292,53 @@ export function query(params: Record<string, string | number | undefined | null>
   const text = q.toString();
   return text === '' ? '' : `?${text}`;
 }
+
+/** Headers as a table: name and value, one row each. */
+export function Headers({
+  headers,
+  caption,
+}: {
+  headers: Record<string, string>;
+  caption: string;
+}) {
+  return (
+    <table class="headers">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Header</th>
+          <th scope="col">Value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {Object.entries(headers).map(([name, value]) => (
+          <tr key={name}>
+            <th scope="row">{name}</th>
+            <td>
+              <code>{value}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A page whose data has not come yet: its title, and why it has not (or that it is coming). */
+export function Pending({
+  title,
+  what,
+  error,
+}: {
+  title: string;
+  what: string;
+  error: string | undefined;
+}) {
+  return (
+    <section>
+      <h2>{title}</h2>
+      <Problem text={error} />
+      {error === undefined ? <Loading what={what} /> : null}
+    </section>
+  );
+}

@@ -4,8 +4,10 @@
 
 import { useState } from 'preact/hooks';
 import {
+  Headers,
   Json,
   Loading,
+  Pending,
   Problem,
   postJson,
   query,
@@ -207,13 +209,7 @@ export function DeliveryPage({ id }: { id: string }) {
     }
   };
   if (data === undefined) {
-    return (
-      <section>
-        <h2>Delivery {id}</h2>
-        <Problem text={error} />
-        {error === undefined ? <Loading what="the delivery" /> : null}
-      </section>
-    );
+    return <Pending title={`Delivery ${id}`} what="the delivery" error={error} />;
   }
   return (
     <section aria-labelledby="delivery-title">
@@ -278,27 +274,10 @@ export function DeliveryPage({ id }: { id: string }) {
                 The request of this attempt was made before the console's log began.
               </p>
             ) : (
-              <table class="headers">
-                <caption>
-                  {a.request.method} {a.request.url}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Header</th>
-                    <th scope="col">Value</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(a.request.headers).map(([name, value]) => (
-                    <tr key={name}>
-                      <th scope="row">{name}</th>
-                      <td>
-                        <code>{value}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Headers
+                headers={a.request.headers}
+                caption={`${a.request.method} ${a.request.url}`}
+              />
             )}
             <h5>Answer body{a.response_body_truncated ? ' (cut)' : ''}</h5>
             <Json text={a.response_body} label={`answer body of attempt ${a.attempt}`} />
