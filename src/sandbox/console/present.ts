@@ -83,13 +83,7 @@ function recordEventBody(event: RecordEvent): Record<string, unknown> {
 
 /** A run as the feed shows it: runBody without the webhook events' data (see the run's page). */
 export function runSummary(store: Store, run: Run): Record<string, unknown> {
-  const body = runBody(store, run);
-  const steps = (body['steps'] as Record<string, unknown>[]).map(
-    ({ data: _data, ...step }) => step,
-  );
-  const trigger = body['trigger'] as Record<string, unknown>;
-  const after = run.trigger.after;
-  return { ...body, steps, trigger, record_label: labelOf(after) };
+  return { ...runBody(store, run, { withData: false }), record_label: labelOf(run.trigger.after) };
 }
 
 export function deliveryBody(store: Store, d: Readonly<StoredDelivery>): Record<string, unknown> {

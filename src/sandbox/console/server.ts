@@ -25,7 +25,7 @@ import { ConsoleAuth, hostChecker } from './security.ts';
 
 const PREFIX = '/console';
 /** How often open event streams are told of changes (at most). */
-const STREAM_TICK_MS = 250;
+const STREAM_TICK_MS = 500;
 /** A comment on idle streams, so proxies and browsers keep them open. */
 const HEARTBEAT_MS = 15_000;
 /** Largest body a console request may carry. */
