@@ -120,7 +120,8 @@ const APP_PAGE = page(
 interface Route {
   method: 'GET' | 'POST';
   path: RegExp;
-  run: (c: api.ConsoleContext, m: RegExpExecArray, q: api.Query, body: unknown) => unknown;
+  /** `m`: the path's parts the pattern captured, decoded (m[1], m[2]). */
+  run: (c: api.ConsoleContext, m: readonly string[], q: api.Query, body: unknown) => unknown;
 }
 
 const ROUTES: Route[] = [
@@ -287,10 +288,12 @@ export class ConsoleServer implements PathOwner {
       if (m === null) continue;
       if (route.method !== method) continue;
       const body = method === 'POST' ? await readJson(req) : undefined;
-      const decoded = Object.assign(
-        [...m].map((part) => (part === undefined ? part : decodeURIComponent(part))),
-        { index: m.index, input: m.input },
-      ) as unknown as RegExpExecArray;
+      let decoded: string[];
+      try {
+        decoded = [...m].map((part) => decodeURIComponent(part ?? ''));
+      } catch {
+        throw new SandboxError(400, 'invalid_request', `${path} is not valid percent-encoding.`);
+      }
       this.json(res, 200, route.run(this.ctx, decoded, q, body));
       return;
     }
