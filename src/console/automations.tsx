@@ -34,6 +34,8 @@ interface NameMaps {
 function namesOf(maps: NameMaps): Names {
   return {
     webhookName: (id) => maps.webhooks[id],
+    // The map holds every webhook of the team: an id not in it names a deleted one.
+    webhookGone: (id) => maps.webhooks[id] === undefined,
     contactViewName: (id) => maps.contact_views[id],
     contactPropertySlug: (id) => maps.contact_properties[id],
   };

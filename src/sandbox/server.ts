@@ -481,7 +481,10 @@ export class SandboxServer {
     }
     let payload: string | Buffer | undefined;
     if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
-      const encoded = encodeBody(JSON.stringify(reply.body), acceptEncoding);
+      const text = JSON.stringify(reply.body);
+      // The request log keeps the answer as JSON, whatever went over the wire.
+      ex.payload = text;
+      const encoded = encodeBody(text, acceptEncoding);
       payload = encoded.body;
       headers['content-type'] = 'application/json; charset=utf-8';
       headers.vary = 'accept-encoding';
@@ -494,7 +497,6 @@ export class SandboxServer {
       res.writeHead(reply.status, headers);
       res.end(payload);
     }
-    ex.payload = payload;
     return headers;
   }
 
