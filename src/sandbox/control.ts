@@ -14,8 +14,8 @@
 import { isPlainObject } from '../util/guards.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
-import { checkFaultSettings, type FaultSettings } from './faults.ts';
-import type { ControlRoute, Reply, RequestContext } from './resource.ts';
+import { checkFaultSettings, type FaultSettings, type Faults } from './faults.ts';
+import type { ControlRoute, Reply, RequestContext, SandboxRuntime } from './resource.ts';
 
 /** Largest clock step accepted: 100 years keeps every date valid. */
 const MAX_ADVANCE_SECONDS = 100 * 365.25 * 24 * 60 * 60;
@@ -72,7 +72,17 @@ function clock(ctx: RequestContext): Reply {
 
 function advanceClock(ctx: RequestContext): Reply {
   const body = objectBody(ctx, ['seconds']);
-  const seconds = body['seconds'];
+  moveClock(ctx.sandbox, body['seconds']);
+  return { status: 200, body: { now: ctx.store.clock.iso() } };
+}
+
+/**
+ * Move the sandbox clock (every team's) forward by `seconds` (a 400 naming body.seconds when
+ * it is not a number from 0 to MAX_ADVANCE_SECONDS), announced on each team's spine
+ * (clockEvents): waiting runs that fell due proceed before this returns. The console's clock
+ * control calls it too.
+ */
+export function moveClock(runtime: SandboxRuntime, seconds: unknown): void {
   if (seconds === undefined) {
     throw fieldProblem(
       'body.seconds',
@@ -95,8 +105,7 @@ function advanceClock(ctx: RequestContext): Reply {
       code,
     );
   }
-  ctx.sandbox.advanceClock(seconds as number);
-  return { status: 200, body: { now: ctx.store.clock.iso() } };
+  runtime.advanceClock(seconds as number);
 }
 
 function echo(ctx: RequestContext): Reply {
@@ -108,7 +117,15 @@ function getFaults(ctx: RequestContext): Reply {
 }
 
 function setFaults(ctx: RequestContext): Reply {
-  const body = objectBody(ctx, Object.keys(FAULT_FIELDS));
+  changeFaults(ctx.sandbox.faults, objectBody(ctx, Object.keys(FAULT_FIELDS)));
+  return { status: 200, body: ctx.sandbox.faults.toJSON() };
+}
+
+/** The fault fields a body may set (snake_case, as the control endpoint takes them). */
+export const FAULT_BODY_FIELDS = Object.keys(FAULT_FIELDS);
+
+/** Change the faults a body of FAULT_BODY_FIELDS sets (all checked first: a 400 names each problem). */
+export function changeFaults(faults: Faults, body: Record<string, unknown>): void {
   const patch: Partial<Record<keyof FaultSettings, unknown>> = {};
   for (const [name, key] of Object.entries(FAULT_FIELDS)) {
     if (body[name] !== undefined) patch[key] = body[name];
@@ -120,8 +137,7 @@ function setFaults(ctx: RequestContext): Reply {
       problems.map((p) => ({ field: `body.${p.name}`, message: p.message, code: p.code })),
     );
   }
-  ctx.sandbox.faults.update(patch as Partial<FaultSettings>);
-  return { status: 200, body: ctx.sandbox.faults.toJSON() };
+  faults.update(patch as Partial<FaultSettings>);
 }
 
 /** The body as an object ({} when absent); unknown fields are a 400. Shared by control routes. */

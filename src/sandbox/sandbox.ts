@@ -4,7 +4,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { isUuid } from '../util/guards.ts';
+import { ActivityLog } from './activity/log.ts';
+import { RequestLog } from './activity/requests.ts';
 import { Clock, clockEvents } from './clock.ts';
+import { ConsoleServer } from './console/server.ts';
 import { controlRoutes } from './control.ts';
 import type { ListenerErrorHandler } from './events.ts';
 import {
@@ -23,7 +26,7 @@ import {
   readDataFile,
   teamFile,
 } from './persist.ts';
-import type { Resource, RouteDef, SandboxRuntime } from './resource.ts';
+import type { ControlRoute, Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
 import { recordsOf } from './resources/records/model.ts';
 import { withWebhookOptions } from './resources/webhooks/routes.ts';
@@ -80,6 +83,11 @@ export interface SandboxOptions {
   webhooks?: WebhookOptions;
   /** Header, request and keep-alive timeouts and the connection cap (server.ts DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
+  /**
+   * Serve the console under /console (console/server.ts), with the activity and request
+   * logs it reads; `ws sandbox open` signs in to it. Default false.
+   */
+  console?: boolean;
 }
 
 export interface RunningSandbox {
@@ -104,6 +112,8 @@ export interface RunningSandbox {
   journal: Journal | undefined;
   /** Stop accepting, close connections, flush the data file. */
   close(): Promise<void>;
+  /** What the sandbox did, for the console (undefined when the console is off). */
+  activity: ActivityLog | undefined;
 }
 
 /** A team asked for: its name, and its id and key when they are given. */
@@ -218,6 +228,9 @@ export async function launchSandbox(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
   const faults = new Faults(faultSettings, options.random ?? Math.random, clock);
+  // The console (when asked for): made once the runtime it controls exists. It shows the
+  // first team.
+  let consoleParts: ReturnType<typeof openConsole> | undefined;
   const runtime: SandboxRuntime = {
     teams: teams.map(({ name, id }) => ({ name, id })),
     startedAt: new Date().toISOString(),
@@ -228,6 +241,7 @@ export async function launchSandbox(
         team.store.reset();
         if (resetOptions.seed === 'demo') seedDemo(team.store);
       }
+      consoleParts?.activity.resetDone();
     },
     advanceClock(seconds) {
       const fromMs = clock.nowMs();
@@ -238,6 +252,9 @@ export async function launchSandbox(
   };
   const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
   const contractViolations: string[] = [];
+  const first = teams[0]!;
+  consoleParts = options.console === true ? openConsole(first.store, runtime, first.id) : undefined;
+  if (consoleParts !== undefined) routes.push(consoleParts.codeRoute);
   const server = new SandboxServer({
     host,
     port: options.port ?? 0,
@@ -255,6 +272,8 @@ export async function launchSandbox(
             for (const team of teams) team.journal?.commit();
           },
     limits: options.limits,
+    observe: consoleParts?.requests.observe,
+    console: consoleParts?.server,
   });
   let address: Awaited<ReturnType<SandboxServer['listen']>>;
   try {
@@ -264,8 +283,8 @@ export async function launchSandbox(
     throw err;
   }
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  consoleParts?.server.listening(host, address.port);
   const stops = teams.flatMap((team) => resources.flatMap((r) => r.start?.(team.store) ?? []));
-  const first = teams[0]!;
 
   let closing: Promise<void> | undefined;
   return {
@@ -280,12 +299,15 @@ export async function launchSandbox(
     contractViolations,
     reset: () => runtime.reset(),
     journal: first.journal,
+    activity: consoleParts?.activity,
     flush: async () => {
       for (const team of teams) await team.journal?.flush();
     },
     close: () => {
       closing ??= (async () => {
         for (const stop of stops) stop();
+        consoleParts?.server.close();
+        consoleParts?.activity.close();
         await server.close();
         for (const team of teams) await team.journal?.close();
       })();
@@ -347,6 +369,36 @@ function teamSpecs(
     }
     return { name, id: id.toLowerCase(), key, file: path, data: file };
   });
+}
+
+/**
+ * The console and what it reads: the activity log (listening on the spine from now on), the
+ * request log, the console's server, and the control route `ws sandbox open` asks for a
+ * one-time sign-in code (with the API key): `POST /__sandbox/console/code` → 201
+ * `{ code, expires_at, login_url }`.
+ */
+function openConsole(store: Store, runtime: SandboxRuntime, teamId: string) {
+  const activity = new ActivityLog(store);
+  const requests = new RequestLog(() => store.clock.iso());
+  const server = new ConsoleServer({ store, runtime, teamId, activity, requests });
+  const codeRoute: ControlRoute = {
+    kind: 'control',
+    method: 'POST',
+    path: '/__sandbox/console/code',
+    handler: (ctx) => {
+      const { code, expiresAt } = server.auth.issueCode();
+      const host = ctx.headers.host ?? '';
+      return {
+        status: 201,
+        body: {
+          code,
+          expires_at: new Date(expiresAt).toISOString(),
+          login_url: `http://${host}/console/login`,
+        },
+      };
+    },
+  };
+  return { activity, requests, server, codeRoute };
 }
 
 /** A listener's error, with its stack, as a line of the sandbox's log. */

@@ -29,6 +29,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Auth, presentedKey } from './auth.ts';
+import { withCause } from './cause.ts';
 import { encodeBody } from './compression.ts';
 import { checkRouteAgainstContract, validateRequest, validateResponse } from './contract.ts';
 import { errorBody, invalidRequest, notFound, SandboxError } from './errors.ts';
@@ -92,6 +93,37 @@ export interface ServerConfig {
   beforeAnswer?: (() => void) | undefined;
   /** Timeouts and the connection cap; DEFAULT_LIMITS where not given. */
   limits?: Partial<ServerLimits> | undefined;
+  /** Told of every API and control exchange once answered (the console's request log). */
+  observe?: ((exchange: ObservedExchange) => void) | undefined;
+  /** Serves the paths it claims (the console, under /console) instead of the pipeline below. */
+  console?: PathOwner | undefined;
+}
+
+/** Something served beside the API on the same port (the console). */
+export interface PathOwner {
+  owns(path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** An API or control exchange as it happened, for whoever observes the server. */
+export interface ObservedExchange {
+  readonly requestId: string;
+  readonly method: string;
+  /** The path as sent, without the query string. */
+  readonly path: string;
+  readonly query: string;
+  /** API (under /v2) or control (under /__sandbox). */
+  readonly api: boolean;
+  /** The status sent; undefined when the connection was dropped (the reason in `note`). */
+  readonly status: number | undefined;
+  readonly note: string | undefined;
+  readonly durationMs: number;
+  readonly requestHeaders: IncomingHttpHeaders;
+  readonly responseHeaders: Readonly<Record<string, string | number>>;
+  /** The request body as read (undefined when it was not read: refused before). */
+  readonly requestBody: Buffer | undefined;
+  /** The answer's body as sent. */
+  readonly responseBody: string | undefined;
 }
 
 type Outcome = { kind: 'reply'; reply: Reply } | { kind: 'destroy'; reason: string };
@@ -107,6 +139,11 @@ interface Exchange {
   operationId: string | undefined;
   /** Headers every answer to this request carries (rate limit). */
   headers: Record<string, string>;
+  /** The query string as sent (with its '?'), for observers. */
+  query: string;
+  /** The body as read, and the answer's as sent, for observers. */
+  body?: Buffer;
+  payload?: string | undefined;
 }
 
 /** The client went away before the request was read. */
@@ -191,18 +228,28 @@ export class SandboxServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    if (this.config.console?.owns(url)) return this.config.console.handle(req, res);
     const started = performance.now();
+    const queryAt = url.indexOf('?');
     const ex: Exchange = {
       requestId: newRequestId(),
       method: (req.method ?? 'GET').toUpperCase(),
-      path: req.url ?? '/',
+      path: url,
       api: false,
       operationId: undefined,
       headers: {},
+      query: queryAt === -1 ? '' : url.slice(queryAt),
     };
+    const cause = {
+      kind: 'request',
+      requestId: ex.requestId,
+      method: ex.method,
+      path: url,
+    } as const;
     let outcome: Outcome;
     try {
-      outcome = await this.process(req, ex);
+      outcome = await withCause(cause, () => this.process(req, ex));
     } catch (err) {
       if (err instanceof ClientGone) {
         this.logLine(ex, '-', started, 'client closed the connection');
@@ -220,6 +267,7 @@ export class SandboxServer {
     if (outcome.kind === 'destroy') {
       req.socket.destroy();
       this.logLine(ex, '-', started, `connection dropped: ${outcome.reason}`);
+      this.tell(req, ex, started, undefined, {}, `connection dropped: ${outcome.reason}`);
       return;
     }
     let reply = outcome.reply;
@@ -235,6 +283,32 @@ export class SandboxServer {
       this.checkAnswer(ex, reply, sent);
     }
     this.logLine(ex, String(reply.status), started);
+    this.tell(req, ex, started, reply.status, sent, undefined);
+  }
+
+  /** Tell the observer (if any) of an exchange that ended. */
+  private tell(
+    req: IncomingMessage,
+    ex: Exchange,
+    started: number,
+    status: number | undefined,
+    responseHeaders: Record<string, string | number>,
+    note: string | undefined,
+  ): void {
+    this.config.observe?.({
+      requestId: ex.requestId,
+      method: ex.method,
+      path: ex.path,
+      query: ex.query,
+      api: ex.api,
+      status,
+      note,
+      durationMs: performance.now() - started,
+      requestHeaders: req.headers,
+      responseHeaders,
+      requestBody: ex.body,
+      responseBody: ex.payload,
+    });
   }
 
   private async process(req: IncomingMessage, ex: Exchange): Promise<Outcome> {
@@ -263,6 +337,7 @@ export class SandboxServer {
 
     // Control routes are never subject to faults, the body limit set with them included.
     const raw = await readBody(req, ex.api ? faults.settings.maxBodyBytes : DEFAULT_MAX_BODY_BYTES);
+    ex.body = raw;
     const match = this.router.match(ex.method, target.segments);
     if (match.kind === 'not_found') {
       throw notFound(`No such endpoint: ${ex.method} ${target.rawPath} does not exist.`);
@@ -424,7 +499,10 @@ export class SandboxServer {
     }
     let payload: string | Buffer | undefined;
     if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
-      const encoded = encodeBody(JSON.stringify(reply.body), acceptEncoding);
+      const text = JSON.stringify(reply.body);
+      // The request log keeps the answer as JSON, whatever went over the wire.
+      ex.payload = text;
+      const encoded = encodeBody(text, acceptEncoding);
       payload = encoded.body;
       headers['content-type'] = 'application/json; charset=utf-8';
       headers.vary = 'accept-encoding';
