@@ -33,6 +33,7 @@ import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
 import { SandboxServer, type ServerLimits } from './server.ts';
+import { checkSnapshot, loadSnapshotTeam, readSnapshotFile, type Snapshot } from './snapshot.ts';
 import { SnapshotError, Store } from './store.ts';
 
 export interface SandboxOptions {
@@ -52,6 +53,11 @@ export interface SandboxOptions {
   teams?: readonly (string | TeamOptions)[];
   /** Real time, in epoch ms (tests); default Date.now. */
   realNow?: () => number;
+  /**
+   * Start from a snapshot (snapshot.ts: a file's path, or the object): its teams, their
+   * data and the clock, replacing what a data file held. Nothing it holds fires.
+   */
+  snapshot?: string | Snapshot;
   /** Persist the whole sandbox in this file (mode 0600: it holds the API key). */
   dataFile?: string;
   /** When the data file's appends are fsync'ed: 'always', 'everysec' (default) or 'no'. */
@@ -157,7 +163,13 @@ export async function launchSandbox(
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
-  const specs = teamSpecs(options, saved, dataFile);
+  const snapshot =
+    options.snapshot === undefined
+      ? undefined
+      : typeof options.snapshot === 'string'
+        ? readSnapshotFile(resolvePath(options.snapshot))
+        : checkSnapshot(options.snapshot);
+  const specs = teamSpecs(options, saved, dataFile, snapshot);
 
   const clock = new Clock(options.realNow === undefined ? {} : { realNow: options.realNow });
   const slices = [idempotencySlice, ...resources.flatMap((r) => r.slices ?? [])];
@@ -179,6 +191,11 @@ export async function launchSandbox(
         }
         throw err;
       }
+      // A snapshot replaces what the data file held (and fires nothing: no event is emitted).
+      const fromSnapshot = snapshot?.teams.find((t) => t.name === spec.name);
+      if (fromSnapshot !== undefined) {
+        loadSnapshotTeam(store, snapshot!, fromSnapshot, describeSnapshot(options.snapshot));
+      }
       for (const resource of resources) resource.subscribe?.(store);
       let seeded = false;
       if (options.seed === 'demo' && recordsOf(store).isEmpty()) {
@@ -191,6 +208,7 @@ export async function launchSandbox(
         (data.api_key !== spec.key ||
           data.team_id !== spec.id ||
           seeded ||
+          fromSnapshot !== undefined ||
           (data.name ?? DEFAULT_TEAM) !== spec.name ||
           (i === 0 && JSON.stringify(data.teams ?? []) !== JSON.stringify(others)));
       const journal =
@@ -325,6 +343,7 @@ function teamSpecs(
   options: SandboxOptions,
   saved: DataFile | undefined,
   dataFile: string | undefined,
+  snapshot: Snapshot | undefined,
 ): {
   name: string;
   id: string;
@@ -339,6 +358,7 @@ function teamSpecs(
   const add = (name: string) => {
     if (!names.includes(name)) names.push(name);
   };
+  for (const team of snapshot?.teams ?? []) add(team.name);
   if (saved !== undefined) {
     add(saved.version === 2 ? (saved.name ?? DEFAULT_TEAM) : DEFAULT_TEAM);
     if (saved.version === 2) for (const name of saved.teams ?? []) add(name);
@@ -354,7 +374,12 @@ function teamSpecs(
       (i === 0 ? options.apiKey : undefined) ??
       file?.api_key ??
       `wsk_sandbox_${randomBytes(16).toString('hex')}`;
-    const id = given?.id ?? (i === 0 ? options.teamId : undefined) ?? file?.team_id ?? randomUUID();
+    const id =
+      given?.id ??
+      (i === 0 ? options.teamId : undefined) ??
+      snapshot?.teams.find((t) => t.name === name)?.id ??
+      file?.team_id ??
+      randomUUID();
     if (!isUuid(id)) {
       if (
         file !== undefined &&
@@ -399,6 +424,11 @@ function openConsole(store: Store, runtime: SandboxRuntime, teamId: string) {
     },
   };
   return { activity, requests, server, codeRoute };
+}
+
+/** How errors name the snapshot a sandbox started from. */
+function describeSnapshot(given: SandboxOptions['snapshot']): string {
+  return typeof given === 'string' ? `Snapshot ${given}` : 'The snapshot';
 }
 
 /** A listener's error, with its stack, as a line of the sandbox's log. */
