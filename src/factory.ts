@@ -36,6 +36,12 @@ export interface Deps {
   prompter: Prompter;
   /** Cancelled on Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * While a handler is registered, a second Ctrl-C calls it instead of leaving at once: a
+   * command that stops in steps (an import waiting for its chunks in flight) abandons what
+   * it waits for and still says where it stopped. Gives the function that unregisters it.
+   */
+  onAbandon(handler: () => void): () => void;
   /** The output format and fields chosen by --format/--json/--fields. */
   format: Format;
   fields: string[] | undefined;
@@ -63,6 +69,8 @@ export interface DepsInit {
   io: IOStreams;
   env: Env;
   signal: AbortSignal;
+  /** Registers what a second Ctrl-C does (see Deps.onAbandon); default: nothing. */
+  onAbandon?: (handler: () => void) => () => void;
   /** Read when a command asks for it (working it out from the bundle's URL costs 1 ms). */
   binPath: () => string;
   cwd: string;
@@ -114,6 +122,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
     io,
     env,
     signal: init.signal,
+    onAbandon: init.onAbandon ?? (() => () => {}),
     get binPath() {
       return init.binPath();
     },

@@ -74,13 +74,31 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
 
   let signal = opts.signal;
   let cleanup = () => {};
+  /** What a second Ctrl-C does while a command has registered it (Deps.onAbandon). */
+  let abandon: (() => void) | undefined;
+  let onAbandon: ((handler: () => void) => () => void) | undefined;
   if (!signal) {
     const controller = new AbortController();
     signal = controller.signal;
     let count = 0;
+    onAbandon = (handler) => {
+      abandon = handler;
+      return () => {
+        if (abandon === handler) abandon = undefined;
+      };
+    };
     const onSignal = (name: NodeJS.Signals) => {
       count++;
-      if (count > 1) process.exit(ExitCode.interrupted);
+      if (count > 1) {
+        // The terminal echoed ^C where the cursor was: what follows (the shell's prompt, or
+        // the command's last words) starts on a line of its own.
+        if (name === 'SIGINT' && io.isStderrTTY) io.stderr.write('\n');
+        const handler = count === 2 ? abandon : undefined;
+        if (handler === undefined) process.exit(ExitCode.interrupted);
+        abandon = undefined;
+        handler();
+        return;
+      }
       controller.abort(new InterruptedError(name === 'SIGTERM' ? 'Terminated.' : 'Interrupted.'));
     };
     process.on('SIGINT', onSignal);
@@ -99,6 +117,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           io,
           env,
           signal: signal!,
+          ...(onAbandon ? { onAbandon } : {}),
           binPath: () => opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
           cwd: opts.cwd ?? process.cwd(),
           ...(opts.prompter ? { prompter: opts.prompter } : {}),
