@@ -60,6 +60,10 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     names: ['completion'],
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
   },
+  {
+    names: ['version'],
+    load: async () => (await import('./commands/version/index.ts')).registerVersion,
+  },
 ];
 
 /**

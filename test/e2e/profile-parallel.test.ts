@@ -50,6 +50,7 @@ const add = (name: string) =>
       '--team-id',
       '8f1e6a52-3c1d-4b7e-9a5f-2d4c6b8e0f11',
       '--with-key',
+      '--no-verify',
     ],
     'key_0123456789abcdef\n',
   );
