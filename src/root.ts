@@ -61,6 +61,10 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
   },
   {
+    names: ['alias'],
+    load: async () => (await import('./commands/alias/index.ts')).registerAlias,
+  },
+  {
     names: ['version'],
     load: async () => (await import('./commands/version/index.ts')).registerVersion,
   },
