@@ -35,7 +35,7 @@ added at the end. NAME cannot be a ws command: a command always wins.`,
         'after',
         examples([
           "ws alias set won 'records list deals --where stage=won'",
-          "ws alias set bigger 'records list deals --where \"amount>=$1\"'   # ws bigger 50000",
+          'ws alias set bigger \'records list deals --where "amount>=$1"\'   # ws bigger 50000',
           'ws alias set ls-contacts -- records list contacts --fields id,name',
         ]),
       )
