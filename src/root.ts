@@ -60,6 +60,14 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     names: ['completion'],
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
   },
+  {
+    names: ['alias'],
+    load: async () => (await import('./commands/alias/index.ts')).registerAlias,
+  },
+  {
+    names: ['version'],
+    load: async () => (await import('./commands/version/index.ts')).registerVersion,
+  },
 ];
 
 /**

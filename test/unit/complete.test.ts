@@ -71,6 +71,8 @@ describe('completion: what each word may become', () => {
       'webhooks',
       'deliveries',
       'completion',
+      'alias',
+      'version',
     ]);
     assert.deepEqual((await offered(['records', 'grant', ''])).values, ['get', 'set']);
   });
