@@ -1703,11 +1703,21 @@ export interface components {
             delivery_id?: string | null;
         };
         /**
-         * @description Reflects the latest attempt; `pending` (the sandbox's) until an attempt has ended.
+         * @description Reflects the latest attempt. A listing holds only deliveries whose first attempt has ended.
          * @enum {string}
          */
-        DeliveryStatus: "success" | "failed" | "pending";
-        Delivery: {
+        DeliveryStatus: "success" | "failed";
+        /**
+         * @description Reflects the latest attempt; `pending` (the sandbox's) until the first attempt has ended:
+         *     such a delivery is read by its id (a ping's or handshake's `delivery_id`), never listed.
+         * @enum {string}
+         */
+        DeliveryDetailStatus: "success" | "failed" | "pending";
+        Delivery: components["schemas"]["DeliveryFields"] & {
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /** @description A delivery's fields but its `status` (Delivery and DeliveryDetail add it). */
+        DeliveryFields: {
             /** Format: uuid */
             delivery_id: string;
             /** Format: uuid */
@@ -1716,7 +1726,6 @@ export interface components {
             team_id: string;
             /** @enum {string} */
             type: "delivery" | "verification";
-            status: components["schemas"]["DeliveryStatus"];
             /** @description Of the latest attempt; null on transport error. */
             status_code: number | null;
             /** @description Attempts so far, including retries. */
@@ -1760,7 +1769,8 @@ export interface components {
             /** @description How long the attempt took. The sandbox's addition. */
             duration_ms?: number;
         };
-        DeliveryDetail: components["schemas"]["Delivery"] & {
+        DeliveryDetail: components["schemas"]["DeliveryFields"] & {
+            status: components["schemas"]["DeliveryDetailStatus"];
             attempt_history: components["schemas"]["DeliveryAttempt"][];
         };
         DeliveryList: {
@@ -1952,8 +1962,9 @@ export interface components {
         Term: string;
         /** @description Include the options of select definitions (default false; options are left out). */
         IncludeOptions: boolean;
-        /** @description `pending` (no attempt has ended yet) is the sandbox's. */
-        DeliveryStatus: "success" | "failed" | "pending";
+        /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
+        DeliveryStatus: components["schemas"]["DeliveryStatus"];
+        /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
         DeliveryType: "delivery" | "verification" | "all";
         /** @description Only deliveries created before this instant (ISO-8601). */
         Before: string;
@@ -3649,8 +3660,9 @@ export interface operations {
     listTeamDeliveries: {
         parameters: {
             query?: {
-                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
+                /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
                 status?: components["parameters"]["DeliveryStatus"];
+                /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */
                 before?: components["parameters"]["Before"];
@@ -3885,8 +3897,9 @@ export interface operations {
     listDeliveries: {
         parameters: {
             query?: {
-                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
+                /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
                 status?: components["parameters"]["DeliveryStatus"];
+                /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */
                 before?: components["parameters"]["Before"];

@@ -33,7 +33,10 @@ export const ViewType = ["grid","list","kanban"] as const;
 export const AutomationKind = ["update","lifecycle"] as const;
 
 /** DeliveryStatus (components.schemas.DeliveryStatus). */
-export const DeliveryStatus = ["success","failed","pending"] as const;
+export const DeliveryStatus = ["success","failed"] as const;
+
+/** DeliveryDetailStatus (components.schemas.DeliveryDetailStatus). */
+export const DeliveryDetailStatus = ["success","failed","pending"] as const;
 
 /** Filter operators: the keys of components.schemas.Comparison, in the contract's order. */
 export const ComparisonOperator = ["=","!=","<",">","<=",">=","contains","is_null","is_not_null","between","begins_with","ends_with","not_contains","exists","not_exists","in","not_in"] as const;
