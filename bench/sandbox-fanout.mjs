@@ -83,14 +83,25 @@ async function main() {
   const config = mkdtempSync(join(tmpdir(), 'ws-bench-fanout-'));
   const sandboxChild = spawn(
     process.execPath,
-    [...(process.env.FANOUT_NODE_ARGS ?? '').split(' ').filter(Boolean), BIN, 'sandbox', 'start', '--port', '0', '--json', '--no-profile'],
+    [
+      ...(process.env.FANOUT_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      BIN,
+      'sandbox',
+      'start',
+      '--port',
+      '0',
+      '--json',
+      '--no-profile',
+    ],
     {
       // Its request log is not read.
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { ...process.env, WS_CONFIG_DIR: config, NO_COLOR: '1' },
     },
   );
-  const sb = JSON.parse((await createInterface({ input: sandboxChild.stdout })[Symbol.asyncIterator]().next()).value);
+  const sb = JSON.parse(
+    (await createInterface({ input: sandboxChild.stdout })[Symbol.asyncIterator]().next()).value,
+  );
   sandboxChild.stdout.resume();
   const receiverChild = spawn(process.execPath, [new URL(import.meta.url).pathname, '--receiver'], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -116,7 +127,10 @@ async function main() {
             'x-api-key': sb.api_key,
             ...(payload === undefined
               ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+              : {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(payload),
+                }),
           },
         },
         (res) => {
@@ -125,7 +139,9 @@ async function main() {
           res.on('data', (c) => {
             text += c;
           });
-          res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }),
+          );
         },
       );
       req.on('error', reject);
@@ -163,7 +179,9 @@ async function main() {
   }
 
   async function verifiedHook() {
-    const hook = (await http('POST', hooks(), { name: 'bench', url: `http://127.0.0.1:${port}/events` })).body;
+    const hook = (
+      await http('POST', hooks(), { name: 'bench', url: `http://127.0.0.1:${port}/events` })
+    ).body;
     for (;;) {
       if ((await http('GET', hooks(`/${hook.id}`))).body.verified) return hook;
       await new Promise((r) => setTimeout(r, 5));
@@ -194,7 +212,9 @@ async function main() {
   );
 
   if (PART.includes('a')) {
-    const results = new Map(SIZES.map((n) => [n, { perDelivery: [], write: [], p99: [], max: [] }]));
+    const results = new Map(
+      SIZES.map((n) => [n, { perDelivery: [], write: [], p99: [], max: [] }]),
+    );
     for (let run = -1; run < RUNS; run++) {
       for (const n of SIZES) {
         const hook = await fresh();
@@ -211,7 +231,9 @@ async function main() {
         const deal = (await http('POST', prism('deal'), { default: { name: 'Big' } })).body;
         const stop = pollHealth();
         const started = performance.now();
-        const patched = await http('PATCH', prism(`deal/${deal.id}`), { default: { name: 'Bigger' } });
+        const patched = await http('PATCH', prism(`deal/${deal.id}`), {
+          default: { name: 'Bigger' },
+        });
         const wrote = performance.now() - started;
         if (patched.status !== 200) throw new Error(JSON.stringify(patched.body));
         await waitForDeliveries(n);
@@ -226,8 +248,16 @@ async function main() {
       }
     }
     const base = median(results.get(SIZES[0]).perDelivery);
-    console.log('\nPart A: one update firing N webhook actions (median (min-max) of', RUNS, 'runs)');
-    console.log('N        per delivery (us)       vs N=' + SIZES[0] + '   PATCH answered (ms)     health p99 (ms)     health max (ms)');
+    console.log(
+      '\nPart A: one update firing N webhook actions (median (min-max) of',
+      RUNS,
+      'runs)',
+    );
+    console.log(
+      'N        per delivery (us)       vs N=' +
+        SIZES[0] +
+        '   PATCH answered (ms)     health p99 (ms)     health max (ms)',
+    );
     for (const [n, r] of results) {
       console.log(
         `${String(n).padEnd(8)} ${spread(r.perDelivery).padEnd(23)} ${(median(r.perDelivery) / base).toFixed(2).padEnd(9)} ${spread(r.write, 0).padEnd(23)} ${spread(r.p99).padEnd(19)} ${spread(r.max)}`,
@@ -273,7 +303,10 @@ async function main() {
         await new Promise((r) => setTimeout(r, 100));
       }
       for (let cursor = ''; ; ) {
-        const page = await http('GET', hooks(`/${hook.id}/deliveries?status=failed&limit=100${cursor}`));
+        const page = await http(
+          'GET',
+          hooks(`/${hook.id}/deliveries?status=failed&limit=100${cursor}`),
+        );
         failed += page.body.data.length;
         if (page.body.next_cursor === null) break;
         cursor = `&cursor=${page.body.next_cursor}`;
