@@ -6,7 +6,14 @@
 // profile store, the definitions cache (however old) and the import ledger; nothing is
 // sent. Loaded only when completing.
 import type { Command, Option } from 'commander';
-import { objectType, PROPERTY_TYPES, RECORD_TYPES, VIEW_TYPES } from './api/object-types.ts';
+import {
+  BULK_TYPES,
+  GRANT_TYPES,
+  objectType,
+  PROPERTY_TYPES,
+  RECORD_TYPES,
+  VIEW_TYPES,
+} from './api/object-types.ts';
 import { PROPERTY_TYPE_NAMES, type PropertyDefinition } from './api/props.ts';
 import { SHELLS, type Shell } from './completion.ts';
 import { resolveCredentials } from './config/resolve.ts';
@@ -208,7 +215,9 @@ function argumentValues(w: Walk, data: CompletionData): Completion | undefined {
   });
   switch (arg.name()) {
     case 'type':
-      if (w.cmd.parent?.name() === 'grant') return values(['deal', 'action']);
+      if (w.cmd.parent?.name() === 'grant') return values(GRANT_TYPES);
+      // Event records have no import and no batch operations.
+      if (w.noun === 'import' || /^batch-/.test(w.cmd.name())) return values(BULK_TYPES);
       return family ? values(TYPES[family]) : { candidates: [] };
     case 'types':
       return values(PROPERTY_TYPES);

@@ -7,7 +7,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -47,7 +47,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -87,7 +87,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -95,6 +95,7 @@ export interface paths {
         /**
          * Count the records visible to the caller
          * @description Query filters are not applied; use `include_total` on the query endpoint for filtered totals.
+         *     On the hosted service an unfiltered count of `engagement` records can take tens of seconds.
          */
         get: operations["countRecords"];
         put?: never;
@@ -112,8 +113,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -154,8 +155,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -179,8 +180,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -204,7 +205,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -238,7 +239,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -273,7 +274,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -300,7 +301,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -355,23 +356,25 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };
             cookie?: never;
         };
         /**
-         * Read the grant of a deal or action
+         * Read the grant of a record (or a message)
          * @description A record never granted has the empty grant (`share_level` null, empty maps). The participant
          *     arrays hold the ids the record's reference properties (ref_ and multiref_) to contacts,
          *     identities and organizations carry (`[]` when they are empty), and are null for a kind no
-         *     property of the type refers to. A missing or soft-deleted record is 404.
+         *     property of the type refers to. A missing or soft-deleted record is 404. `message` has no
+         *     record routes: any message id is answered (the sandbox keeps no messages), its participant
+         *     arrays null (participants cannot be resolved).
          */
         get: operations["getGrant"];
         /**
-         * Replace the grant of a deal or action
+         * Replace the grant of a record (or a message)
          * @description Idempotent full replacement; answers the grant as stored (see `GrantWrite` for the accepted forms).
          */
         put: operations["putGrant"];
@@ -921,16 +924,32 @@ export interface components {
             code: string;
             message: string;
         };
-        /** @enum {string} */
-        RecordObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document";
+        /**
+         * @description The object types with record endpoints: the six of api.md, and `event` and `engagement`,
+         *     which the official client reaches too.
+         * @enum {string}
+         */
+        RecordObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "engagement";
+        /**
+         * @description The record types with import and batch update and delete: every record type but `event`
+         *     (the official client has neither for events).
+         * @enum {string}
+         */
+        BulkObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "engagement";
+        /**
+         * @description The object types with grants. `message` records have no other route: a message grant is
+         *     read and replaced by the message's id.
+         * @enum {string}
+         */
+        GrantObjectType: "deal" | "action" | "document" | "event" | "engagement" | "identity" | "message";
         /**
          * @description The object types of the property endpoints that the API documents. The endpoints take
          *     further names (parameters.PropertyObjectType): the set is open.
          * @enum {string}
          */
-        PropertyObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "ai_chat_thread" | "ai_chat_message";
+        PropertyObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "ai_chat_thread" | "ai_chat_message" | "comment" | "engagement" | "agent_site";
         /** @enum {string} */
-        ViewObjectType: "action" | "deal" | "document" | "event" | "identity" | "organization";
+        ViewObjectType: "action" | "deal" | "document" | "event" | "identity" | "organization" | "comment" | "engagement";
         /** @enum {string} */
         AutomationObjectType: "message" | "action" | "event" | "document" | "identity" | "linkedin_message" | "deal" | "organization" | "contact";
         /** @enum {string} */
@@ -1925,8 +1944,10 @@ export interface components {
     parameters: {
         /** @description The team (workspace) id shown in the API settings. */
         TeamId: string;
-        /** @description Object type of the records (the documented set). */
+        /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
         RecordObjectType: components["schemas"]["RecordObjectType"];
+        /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+        BulkObjectType: components["schemas"]["BulkObjectType"];
         /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
         RecordId: string;
         /**
@@ -2013,7 +2034,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2055,7 +2076,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2099,7 +2120,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2142,7 +2163,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2184,8 +2205,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2247,8 +2268,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2297,8 +2318,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2342,7 +2363,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -2390,7 +2411,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -2455,7 +2476,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2495,7 +2516,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2533,7 +2554,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2587,7 +2608,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2635,7 +2656,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2708,8 +2729,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };
@@ -2752,8 +2773,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };

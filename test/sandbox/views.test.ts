@@ -138,7 +138,7 @@ describe('views: create and read', () => {
       assertError(answer, 404, 'not_found');
       assert.equal(
         answer.body.error.message,
-        `Unknown object type '${type}' for views. Known object types: action, deal, document, event, identity, organization.`,
+        `Unknown object type '${type}' for views. Known object types: action, deal, document, event, identity, organization, comment, engagement.`,
       );
     }
   });

@@ -148,8 +148,36 @@ describe('completion: what each word may become', () => {
       'event',
       'identity',
       'organization',
+      'comment',
+      'engagement',
     ]);
-    assert.deepEqual((await offered(['records', 'grant', 'set', ''])).values, ['deal', 'action']);
+    assert.deepEqual((await offered(['records', 'grant', 'set', ''])).values, [
+      'deal',
+      'action',
+      'document',
+      'event',
+      'engagement',
+      'identity',
+      'message',
+    ]);
+    // Every record verb offers event and engagement; import and the batches have no events.
+    const records = ['contact', 'organization', 'identity', 'deal', 'action', 'document'];
+    assert.deepEqual((await offered(['records', 'list', ''])).values, [
+      ...records,
+      'event',
+      'engagement',
+    ]);
+    assert.deepEqual((await offered(['records', 'batch-delete', ''])).values, [
+      ...records,
+      'engagement',
+    ]);
+    assert.deepEqual((await offered(['import', ''])).values, [
+      'validate',
+      'status',
+      'jobs',
+      ...records,
+      'engagement',
+    ]);
     assert.deepEqual((await offered(['props', 'get', 'deals', ''])).values, [
       'amount',
       'name',

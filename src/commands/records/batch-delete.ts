@@ -1,5 +1,6 @@
 // ws records batch-delete TYPE [IDS…] [--file F|-]: soft-delete many records, 100 per
 // call. Asks first on a terminal; needs --yes otherwise.
+import { bulkRecordType } from '../../api/object-types.ts';
 import { batchDeleteRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -7,7 +8,7 @@ import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { isUuid } from '../../util/guards.ts';
 import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
-import { plural, recordType } from './shared.ts';
+import { plural } from './shared.ts';
 
 export interface BatchDeleteOptions extends BatchFlags {
   type: string;
@@ -45,7 +46,7 @@ export function parseIdLines(text: string, source: string): string[] {
 }
 
 export async function run(opts: BatchDeleteOptions, deps: Deps): Promise<void> {
-  const type = recordType(opts.type);
+  const type = bulkRecordType(opts.type, 'batch delete');
   const ids: string[] = parseIdLines(opts.ids.join('\n'), 'The arguments');
   if (opts.file !== undefined) {
     const input = await readInput(opts.file, deps, '--file');

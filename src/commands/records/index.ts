@@ -452,17 +452,21 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 
   verb(records, ['grant'], (cmd) => {
     const grant = cmd
-      .description('Who may see a deal or an action')
+      .description('Who may see a record (deal, action, document, event, engagement, identity) or a message')
       .addHelpText(
         'after',
         examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
       );
     grant
       .command('get <type> <id>')
-      .description('Show the grant of a deal or action')
+      .description('Show the grant of a record or a message')
       .addHelpText(
         'after',
-        examples(['ws records grant get deal ID', 'ws records grant get action ID --json']),
+        examples([
+          'ws records grant get deal ID',
+          'ws records grant get action ID --json',
+          'ws records grant get message ID',
+        ]),
       )
       .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
         ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
@@ -473,7 +477,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
       );
     grant
       .command('set <type> <id>')
-      .description('Replace the grant of a deal or action')
+      .description('Replace the grant of a record or a message')
       .option(
         '--user <id=letter>',
         'a user and its permission letter a, r or w (repeatable)',
@@ -490,6 +494,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         examples([
           'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
           'ws records grant set action ID --data @grant.json',
+          'ws records grant set message ID --group 9e2f…=r --share-level metadata',
         ]),
       )
       .action((type: string, id: string, o: OptionValues, cmd: Command) => {
@@ -506,7 +511,9 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         });
       });
 
-    describeArguments(grant, undefined, { type: 'deal or action (singular or plural)' });
+    describeArguments(grant, undefined, {
+      type: 'deal, action, document, event, engagement, identity or message (singular or plural)',
+    });
   });
   settleVerbs(records);
   describeArguments(records, 'record', {
