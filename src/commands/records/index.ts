@@ -452,7 +452,9 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 
   verb(records, ['grant'], (cmd) => {
     const grant = cmd
-      .description('Who may see a record (deal, action, document, event, engagement, identity) or a message')
+      .description(
+        'Who may see a record (deal, action, document, event, engagement, identity) or a message',
+      )
       .addHelpText(
         'after',
         examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
