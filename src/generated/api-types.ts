@@ -637,6 +637,73 @@ export interface paths {
         patch: operations["updateView"];
         trace?: never;
     };
+    "/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The records a view selects, its pinned records first
+         * @description The view's `select`, `filter`, `sort` and `combinator` run as a record query of the object type
+         *     (on the view's list when it has one); the pinned records it selects come first, in the view's
+         *     `record_order`, then the others in the view's sort. `cursor`, `limit` (above 50 capped at 50)
+         *     and `page` page the whole as on the query endpoint; a cursor is refused once the view or its
+         *     pins changed. A view of an object type without records (comment) has none.
+         */
+        get: operations["listViewRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reorder a view's pinned records
+         * @description `object_ids` gives the new order: each must be pinned (else 400 naming it); pinned records
+         *     left out follow in their order. Answers 200 with the view (its `record_order`).
+         */
+        patch: operations["reorderViewRecords"];
+        trace?: never;
+    };
+    "/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records/{objectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a record to the top of a view
+         * @description Adds the record to the end of the view's `record_order` (a record pinned already keeps its
+         *     place). The record must exist and not be deleted (404); the view shows it first while its
+         *     filter selects it. At most 1,000 pinned records per view (409). Answers 200 with the view.
+         */
+        post: operations["pinViewRecord"];
+        /**
+         * Unpin a record
+         * @description Removes the record from the view's `record_order`; a record not pinned is 404. Answers 204.
+         */
+        delete: operations["unpinViewRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/prism/{teamId}/{automationObjectType}/triggered_automations": {
         parameters: {
             query?: never;
@@ -1463,8 +1530,21 @@ export interface components {
             select?: string[] | null;
             sort?: components["schemas"]["SortEntry"][] | null;
             sort_order?: number | null;
+            /**
+             * @description The pinned records, by id, in their order: the view's records list them first. Changed
+             *     by pinning, unpinning and reordering (`…/views/{viewId}/records`), not by a view patch.
+             */
+            record_order?: string[];
             team_id?: string | null;
             user_id?: string | null;
+        };
+        /** @description The new order of a view's pinned records. */
+        ViewRecordOrder: {
+            /**
+             * @description Pinned record ids in their new order. Every id must be pinned; pinned records left out
+             *     keep their order after those named.
+             */
+            object_ids: string[];
         };
         /** @description Answer of a view read with `include=records`. */
         ViewWithRecords: {
@@ -3386,6 +3466,173 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listViewRecords: {
+        parameters: {
+            query?: {
+                /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size; values above 50 are capped at 50. */
+                limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of record rows. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reorderViewRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ViewRecordOrder"];
+            };
+        };
+        responses: {
+            /** @description The view with its new record_order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pinViewRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The view with its record_order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unpinViewRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];

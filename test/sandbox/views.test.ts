@@ -53,6 +53,7 @@ describe('views: create and read', () => {
         select: [],
         sort: [],
         sort_order: null,
+        record_order: [],
         created_at: undefined,
         updated_at: undefined,
         team_id: sandbox.teamId,
