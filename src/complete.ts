@@ -39,6 +39,8 @@ export interface CompletionData {
   profiles(): Candidate[];
   definitions(type: string, listId: string | undefined): readonly PropertyDefinition[];
   viewNames(type: string): string[];
+  /** The lists of the last `ws lists list` (ids, with their names). */
+  lists(): Candidate[];
   jobs(): Candidate[];
 }
 
@@ -193,6 +195,8 @@ function optionValues(w: Walk, opt: Option, cur: string, data: CompletionData): 
       return listCandidates(cur, slugCandidates(w, data), true);
     case '--group-by':
       return { candidates: slugCandidates(w, data) };
+    case '--list-id':
+      return { candidates: data.lists() };
     case '--type':
       return w.noun === 'props'
         ? { candidates: PROPERTY_TYPE_NAMES.map((value) => ({ value })) }
@@ -249,6 +253,8 @@ function argumentValues(w: Walk, data: CompletionData): Completion | undefined {
       return { candidates: [], files: true };
     case 'job':
       return { candidates: data.jobs() };
+    case 'list':
+      return { candidates: data.lists() };
     default:
       return { candidates: [] };
   }
@@ -402,6 +408,11 @@ function localData(
       })),
     definitions: (type, listId) => cached()?.definitions(type, listId) ?? [],
     viewNames: (type) => cached()?.viewNames(type) ?? [],
+    lists: () =>
+      (cached()?.lists() ?? []).map((l) => ({
+        value: l.id,
+        description: `${l.name} (${l.object_type})`,
+      })),
     jobs: () => jobs,
   };
 }

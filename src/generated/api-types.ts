@@ -780,6 +780,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/prism/{teamId}/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The lists that are not core ones
+         * @description Lists in creation order (the sandbox has no core lists: every list made with a template is
+         *     listed), at most `limit` (default and most 50) a page.
+         */
+        get: operations["listLists"];
+        put?: never;
+        /**
+         * Create a list from a template
+         * @description A list holds records of one object type (`template_id` decides it; `custom` takes `object_type`).
+         *     The template creates the list's stage property (a `select_str` definition of the list with
+         *     `alias: app_stage` and the template's stages as options) and its views (a `kanban` board grouped
+         *     by the stage and a `grid` of every record), all scoped to the list (`list_id`). Answers 201 with
+         *     the list and its views (the sandbox's choice; the hosted status is not published). `name`
+         *     defaults to the template's title.
+         */
+        post: operations["createList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/prism/{teamId}/lists/{listId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                listId: string;
+            };
+            cookie?: never;
+        };
+        /** One list with its views */
+        get: operations["getList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks/{teamId}": {
         parameters: {
             query?: never;
@@ -1558,6 +1612,47 @@ export interface components {
         /** @description Answer of the listViews sandbox extension. */
         ViewList: {
             data: components["schemas"]["View"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        /**
+         * @description The templates of lists; `custom` needs `object_type`.
+         * @enum {string}
+         */
+        ListTemplate: "sales_deals" | "recruiting" | "partnerships" | "fundraising" | "knowledge_base" | "issue_tracker" | "content_calendar" | "job_applications" | "project_tracker" | "feedback" | "portco_tracker" | "deal_flow" | "lp_fundraising" | "custom";
+        ListCreate: {
+            template_id: components["schemas"]["ListTemplate"];
+            /** @description Default the template's title. */
+            name?: string;
+            /** @description Required with `custom`; with another template it must be the template's own type. */
+            object_type?: components["schemas"]["RecordObjectType"];
+        };
+        List: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            template_id: components["schemas"]["ListTemplate"];
+            object_type: components["schemas"]["RecordObjectType"];
+            /** @description Core lists are the workspace's own (not listed); lists made from a template are not. */
+            core: boolean;
+            /**
+             * Format: uuid
+             * @description The list's stage definition (`alias: app_stage`).
+             */
+            stage_property_id: string | null;
+            /** Format: uuid */
+            team_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ListWithViews: components["schemas"]["List"] & {
+            /** @description The views of the list (`list_id` the list's), in creation order. */
+            views: components["schemas"]["View"][];
+        };
+        ListPage: {
+            data: components["schemas"]["List"][];
             has_more: boolean;
             next_cursor: string | null;
         };
@@ -3835,6 +3930,123 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLists: {
+        parameters: {
+            query?: {
+                /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lists. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListCreate"];
+            };
+        };
+        responses: {
+            /** @description The created list with its views. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWithViews"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                listId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list and its views. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWithViews"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -35,6 +35,9 @@ export const ShareLevel = ["metadata","full"] as const;
 /** ViewType (components.schemas.ViewType). */
 export const ViewType = ["grid","list","kanban"] as const;
 
+/** ListTemplate (components.schemas.ListTemplate). */
+export const ListTemplate = ["sales_deals","recruiting","partnerships","fundraising","knowledge_base","issue_tracker","content_calendar","job_applications","project_tracker","feedback","portco_tracker","deal_flow","lp_fundraising","custom"] as const;
+
 /** AutomationKind (components.schemas.AutomationKind). */
 export const AutomationKind = ["update","lifecycle"] as const;
 

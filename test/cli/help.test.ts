@@ -107,7 +107,7 @@ describe('help', () => {
       [['props', 'options', 'rmove'], /Did you mean `ws props options remove`\?/],
       [
         ['views', 'zzzzzz'],
-        /^error: Unknown command 'zzzzzz' for `ws views`\nCommands: create, list, get, update, show, delete\. See `ws views --help`\.\n$/,
+        /^error: Unknown command 'zzzzzz' for `ws views`\nCommands: create, list, get, update, show, records, pin, unpin, reorder, delete\. See `ws views --help`\.\n$/,
       ],
     ]);
   });
