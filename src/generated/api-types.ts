@@ -780,6 +780,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/realtime/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for the WebSocket stream of record changes
+         * @description Answers a short-lived, single-use `ticket` (`expires_in` seconds to use it) and `ws_url`, the
+         *     stream's WebSocket URL: open `ws_url?token=<ticket>`. The key's team is the stream's. Answers
+         *     201 (the sandbox's choice; the hosted status is not published).
+         *
+         *     The message format of the hosted stream is not published; the sandbox's is this (one JSON
+         *     text message each, schema RealtimeMessage). Query parameters of the stream: `token` (the
+         *     ticket; missing, unknown, used or expired: 401 at the upgrade), `after` (a position to read
+         *     on after, from an earlier message), `types` (comma-separated record types to receive; the
+         *     others still move the reader's position). The stream sends `ready` (where the reader
+         *     starts, the newest and the oldest positions kept), `gap` when `after` cannot be honoured
+         *     (`too_old`: the window dropped the changes after it; `other_stream`: a position of another
+         *     stream, after a reset; `ahead`), then one `change` per record change, in order; a
+         *     `heartbeat` with the reader's position every 15 s; `reset` when the sandbox is reset (a
+         *     new stream); and `behind`, then close code 4001, when the reader's buffer stayed full
+         *     while it fell behind: reconnect with `after` set to its position. Positions are opaque.
+         */
+        post: operations["createRealtimeTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/prism/{teamId}/lists": {
         parameters: {
             query?: never;
@@ -1655,6 +1689,87 @@ export interface components {
             data: components["schemas"]["List"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        RealtimeTicket: {
+            /** @description Single use; pass it as the stream's `token`. */
+            ticket: string;
+            /** @description Seconds left to open the stream with it. */
+            expires_in: number;
+            /** @description The stream's WebSocket URL (ws:// or wss://). */
+            ws_url: string;
+        };
+        /** @description Where a message stands in the stream; opaque (the sandbox's are `<stream>-<sequence>`). */
+        RealtimePosition: string;
+        /** @description One message of the realtime stream (the sandbox's format). */
+        RealtimeMessage: components["schemas"]["RealtimeChange"] | components["schemas"]["RealtimeReady"] | components["schemas"]["RealtimeHeartbeat"] | components["schemas"]["RealtimeGap"] | components["schemas"]["RealtimeBehind"] | components["schemas"]["RealtimeReset"];
+        RealtimeValueChange: {
+            /** @description The value before (null for none). */
+            from: unknown;
+            /** @description The value after (null for none). */
+            to: unknown;
+        };
+        RealtimeChange: {
+            /** @constant */
+            kind: "change";
+            position: components["schemas"]["RealtimePosition"];
+            type: components["schemas"]["RecordObjectType"];
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            change: "created" | "updated" | "deleted" | "restored";
+            /** @description The API operation that wrote it (create, patch, upsert, duplicate, batch_update, delete, batch_delete, restore, import). */
+            source: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The workspace values the write changed, by slug (every value of a created record, from null; none for a deletion or restore). */
+            changes: {
+                [key: string]: components["schemas"]["RealtimeValueChange"];
+            };
+            /** @description The list values the write changed, by list id then slug. */
+            list_changes?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["RealtimeValueChange"];
+                };
+            };
+            /** @description The record after the write (as it was, for a deletion), values as stored (options as slugs, references as ids). */
+            record: {
+                /** Format: uuid */
+                id: string;
+                default: components["schemas"]["PropertyValues"];
+                list?: Record<string, never>;
+            };
+        };
+        RealtimeReady: {
+            /** @constant */
+            kind: "ready";
+            position: components["schemas"]["RealtimePosition"];
+            latest: components["schemas"]["RealtimePosition"];
+            oldest: components["schemas"]["RealtimePosition"];
+        };
+        RealtimeHeartbeat: {
+            /** @constant */
+            kind: "heartbeat";
+            position: components["schemas"]["RealtimePosition"];
+        };
+        RealtimeGap: {
+            /** @constant */
+            kind: "gap";
+            from: string;
+            to: components["schemas"]["RealtimePosition"];
+            /** @enum {string} */
+            reason: "too_old" | "other_stream" | "ahead";
+            message: string;
+        };
+        RealtimeBehind: {
+            /** @constant */
+            kind: "behind";
+            position: components["schemas"]["RealtimePosition"];
+            message: string;
+        };
+        RealtimeReset: {
+            /** @constant */
+            kind: "reset";
+            position: components["schemas"]["RealtimePosition"];
         };
         /**
          * @description `update` fires on object updates (requires a changeset); `lifecycle` fires on create and/or delete (requires a state filter).
@@ -3930,6 +4045,48 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRealtimeTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The ticket. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealtimeTicket"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -38,7 +38,7 @@ const PACKAGE_JSON = 'package.json';
 const LAYERS: readonly (readonly string[])[] = [
   ['properties'],
   ['records'],
-  ['grants', 'imports', 'views', 'automations'],
+  ['grants', 'imports', 'views', 'automations', 'realtime'],
   // Above automations: webhooks hear their webhook actions. Above views: lists make the
   // stage property and the views of their template.
   ['webhooks', 'lists'],

@@ -8,6 +8,7 @@ import { grantsResource } from './grants/routes.ts';
 import { importsResource } from './imports/routes.ts';
 import { listsResource } from './lists/routes.ts';
 import { propertiesResource } from './properties/routes.ts';
+import { realtimeResource } from './realtime/routes.ts';
 import { recordsResource } from './records/routes.ts';
 import { viewsResource } from './views/routes.ts';
 import { webhooksResource } from './webhooks/routes.ts';
@@ -20,5 +21,6 @@ export const resources: readonly Resource[] = [
   automationsResource,
   importsResource,
   listsResource,
+  realtimeResource(),
   webhooksResource(),
 ];
