@@ -11,6 +11,7 @@ import { collect, type Flags, flags, type OptionValues } from '../common/flags.t
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
+import { registerWatch } from './watch-verb.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -517,6 +518,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
       type: 'deal, action, document, event, engagement, identity or message (singular or plural)',
     });
   });
+  registerWatch(records, ctx);
   settleVerbs(records);
   describeArguments(records, 'record', {
     value: 'the value to match, typed like a --set value',
