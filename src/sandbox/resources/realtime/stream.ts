@@ -65,24 +65,25 @@ type Diff = Record<string, { from: unknown; to: unknown }>;
 export function changeMessage(feed: ChangeFeed, c: FeedChange): Record<string, unknown> {
   const changes: Diff = {};
   const listChanges: Record<string, Diff> = {};
-  const diff = (into: Diff, from: Values | null | undefined, to: Values | undefined) => {
+  const diff = (from: Values | null | undefined, to: Values | undefined, into: Diff = {}) => {
     for (const slug of new Set([...Object.keys(from ?? {}), ...Object.keys(to ?? {})])) {
       const a = from?.[slug] ?? null;
       const b = to?.[slug] ?? null;
       if (!isDeepStrictEqual(a, b)) into[slug] = { from: a, to: b };
     }
+    return into;
   };
   if (c.change === 'created') {
-    diff(changes, null, c.values);
+    diff(null, c.values, changes);
     for (const [listId, values] of Object.entries(c.lists ?? {})) {
-      diff((listChanges[listId] = {}), null, values);
+      listChanges[listId] = diff(null, values);
     }
   } else if (c.change === 'updated') {
     for (const [slug, from] of Object.entries(c.from ?? {})) {
       changes[slug] = { from, to: c.values[slug] ?? null };
     }
     for (const [listId, from] of Object.entries(c.lists_from ?? {})) {
-      diff((listChanges[listId] = {}), from, c.lists?.[listId]);
+      listChanges[listId] = diff(from, c.lists?.[listId]);
     }
   }
   const record: Record<string, unknown> = { id: c.id, default: c.values };
