@@ -45,7 +45,7 @@ function optionsOf(def: PropertyDefinition): OptionSource {
 }
 
 /** The value a definition reads from a record: a workspace value, or its list's. */
-function valueOf(def: PropertyDefinition, record: FilterRecord): unknown {
+function readValue(def: PropertyDefinition, record: FilterRecord): unknown {
   const listId = def.list_id ?? null;
   return listId === null ? record.default[def.slug] : record.list?.[listId]?.[def.slug];
 }
@@ -73,7 +73,7 @@ export function compileWatchFilter(
           const test = valuePredicate(
             compileComparison(def, optionsOf(def), operator, operand, `--where ${path}`),
           );
-          tests.push((record) => test(valueOf(def, record)));
+          tests.push((record) => test(readValue(def, record)));
         } catch (err) {
           if (!(err instanceof ComparisonProblem)) throw err;
           throw new UsageError(`${err.field} (filter entry ${i + 1}): ${err.detail}`);
