@@ -121,6 +121,15 @@ describe('ws lists list and get', () => {
     assert.equal(byId.stdout, 'Bugs\n');
     const onTty = await runWs(['lists', 'get', 'Bugs'], { env, tty: true });
     assert.match(onTty.stdout, /views\s+Pipeline \(kanban, [0-9a-f-]+\)\n\s+All Bugs \(grid, /);
+    const unknownId = await runWs(['lists', 'get', '00000000-0000-4000-8000-000000000000'], {
+      env,
+    });
+    assert.equal(unknownId.code, 4);
+    assert.match(
+      unknownId.stderr,
+      /^error: No list has the id 00000000-0000-4000-8000-000000000000\./,
+    );
+    assert.match(unknownId.stderr, /List them with `ws lists list`\./);
     const unknown = await runWs(['lists', 'get', 'Nope'], { env });
     assert.equal(unknown.code, 4);
     assert.match(unknown.stderr, /No list has the id or name "Nope"/);

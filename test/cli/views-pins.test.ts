@@ -68,7 +68,10 @@ describe('ws views pin, reorder, unpin', () => {
 
     const notPinned = await runWs(['views', 'reorder', 'deal', viewId, deals[0]!], { env });
     assert.equal(notPinned.code, 2, 'a 400 is a usage error');
-    assert.match(notPinned.stderr, /is not pinned in this view/);
+    assert.match(
+      notPinned.stderr,
+      /is not pinned in this view: pin it first \(`ws views pin deal /,
+    );
 
     const unpin = await runWs(['views', 'unpin', 'deal', viewId, deals[1]!, '--json'], { env });
     assert.equal(unpin.code, 0, unpin.stderr);

@@ -141,7 +141,7 @@ export class ViewsModel implements Slice {
     if (view.record_order.includes(recordId)) return view;
     if (view.record_order.length >= MAX_PINNED) {
       throw conflict(
-        `The view '${view.name}' has ${MAX_PINNED} pinned records, the most a view holds: unpin one first (DELETE …/views/${view.id}/records/{objectId}).`,
+        `The view '${view.name}' has ${MAX_PINNED} pinned records, the most a view holds: unpin one first (DELETE /v2/prism/${teamId}/${objectType}/views/${view.id}/records/{objectId}).`,
         { view_id: view.id, pinned: view.record_order.length },
       );
     }
@@ -175,7 +175,7 @@ export class ViewsModel implements Slice {
             {
               field: `body.object_ids[${i}]`,
               code: 'not_pinned',
-              message: `${recordId} is not pinned in this view: pin it first (POST …/views/${view.id}/records/${recordId}).`,
+              message: `${recordId} is not pinned in this view: pin it first (POST /v2/prism/${teamId}/${objectType}/views/${view.id}/records/${recordId}).`,
             },
           ],
     );
