@@ -1626,11 +1626,11 @@ export interface components {
             team_id?: string | null;
             user_id?: string | null;
         };
-        /** @description The new order of a view's pinned records. */
+        /** @description The new order of a view's pinned records (fields beyond object_ids are ignored). */
         ViewRecordOrder: {
             /**
              * @description Pinned record ids in their new order. Every id must be pinned; pinned records left out
-             *     keep their order after those named.
+             *     keep their order after those named (an empty array changes nothing).
              */
             object_ids: string[];
         };
@@ -1654,6 +1654,7 @@ export interface components {
          * @enum {string}
          */
         ListTemplate: "sales_deals" | "recruiting" | "partnerships" | "fundraising" | "knowledge_base" | "issue_tracker" | "content_calendar" | "job_applications" | "project_tracker" | "feedback" | "portco_tracker" | "deal_flow" | "lp_fundraising" | "custom";
+        /** @description Fields beyond these are ignored. */
         ListCreate: {
             template_id: components["schemas"]["ListTemplate"];
             /** @description Default the template's title. */
@@ -3481,6 +3482,11 @@ export interface operations {
                 /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
                 cursor?: components["parameters"]["Cursor"];
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
             };
             header?: never;
             path: {
@@ -4103,6 +4109,11 @@ export interface operations {
                 /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
                 cursor?: components["parameters"]["Cursor"];
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
             };
             header?: never;
             path: {

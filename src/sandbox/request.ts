@@ -107,3 +107,18 @@ export function listScope(body: Record<string, unknown>, at = 'body'): string | 
   }
   return crmId;
 }
+
+/**
+ * Where a page of a listing starts: the `cursor` (read by `decode`), which wins, or the
+ * 1-based `page` (deprecated in the API, still sent by clients) times `limit`; else 0.
+ */
+export function pageOffset(
+  ctx: RequestContext,
+  limit: number,
+  decode: (cursor: string | undefined) => number,
+): number {
+  const cursor = queryValue(ctx, 'cursor');
+  if (cursor !== undefined) return decode(cursor);
+  const page = queryValue(ctx, 'page');
+  return page === undefined ? 0 : (Number(page) - 1) * limit;
+}

@@ -129,11 +129,13 @@ describe("a view's records and pins", () => {
     assert.equal(notPinned.status, 400);
     assert.equal(notPinned.body.error.errors[0].field, 'body.object_ids[0]');
     assert.equal(notPinned.body.error.errors[0].code, 'not_pinned');
-    for (const body of [
-      { object_ids: [] },
-      { object_ids: [deals[1], deals[1]] },
-      { ids: [deals[1]] },
-    ]) {
+    const none = await api.req('PATCH', `deal/views/${view}/records`, { body: { object_ids: [] } });
+    assert.deepEqual(
+      none.body.record_order,
+      [deals[3], deals[1], deals[2]],
+      'nothing named: no change',
+    );
+    for (const body of [{ object_ids: [deals[1], deals[1]] }, { ids: [deals[1]] }]) {
       const bad = await api.req('PATCH', `deal/views/${view}/records`, { body });
       assert.equal(bad.status, 400, JSON.stringify(body));
     }

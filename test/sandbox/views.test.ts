@@ -359,7 +359,7 @@ describe('views: patch, list, delete', () => {
     assertError(await http.patch(`deal/views/${NO_SUCH_ID}`, { name: 'X' }), 404, 'not_found');
   });
 
-  test('list (extension): creation order, list_id narrows, limit and cursor page', async (t) => {
+  test('list (extension): creation order, list_id narrows, limit and cursor (or page) page', async (t) => {
     const sandbox = await sandboxFor(t);
     const http = api(sandbox);
     const names = ['One', 'Two', 'Three', 'Four', 'Five'];
@@ -394,6 +394,12 @@ describe('views: patch, list, delete', () => {
     } while (cursor !== null);
     assert.equal(pages, 3);
     assert.deepEqual(seen, [...names, 'On list']);
+    // page (deprecated, in the official client) pages too.
+    const second = await http.get('deal/views?limit=2&page=2');
+    assert.deepEqual(
+      second.body.data.map((v: { name: string }) => v.name),
+      seen.slice(2, 4),
+    );
 
     assertError(await http.get('deal/views?cursor=bogus'), 400, 'invalid_request', 'query.cursor');
     assertError(await http.get('deal/views?limit=51'), 400, 'invalid_request', 'query.limit');

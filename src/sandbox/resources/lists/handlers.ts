@@ -3,7 +3,7 @@
 // 1 to 255 characters, nothing else).
 
 import { invalidRequest } from '../../errors.ts';
-import { queryValue, teamOf } from '../../request.ts';
+import { pageOffset, queryValue, teamOf } from '../../request.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
 import { viewsOf } from '../views/model.ts';
 import { listsOf } from './model.ts';
@@ -18,8 +18,8 @@ export function createList(ctx: RequestContext): Reply {
 /** GET /v2/prism/{teamId}/lists?cursor=&limit= */
 export function listLists(ctx: RequestContext): Reply {
   const lists = listsOf(ctx.store).list(teamOf(ctx));
-  const offset = decodeCursor(queryValue(ctx, 'cursor'));
   const limit = Number(queryValue(ctx, 'limit') ?? 50);
+  const offset = pageOffset(ctx, limit, decodeCursor);
   const data = lists.slice(offset, offset + limit);
   const hasMore = offset + limit < lists.length;
   return {

@@ -4,7 +4,7 @@
 
 import { invalidRequest, notFound } from '../../errors.ts';
 import { isObjectType } from '../../object-types.ts';
-import { queryValue, teamOf } from '../../request.ts';
+import { pageOffset, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { recordsOf } from '../records/model.ts';
 import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
@@ -32,8 +32,8 @@ export function createView(ctx: RequestContext): Reply {
 export function listViews(ctx: RequestContext): Reply {
   const listId = queryValue(ctx, 'list_id');
   const views = viewsOf(ctx.store).list(teamOf(ctx), typeOf(ctx), listId);
-  const offset = decodeCursor(queryValue(ctx, 'cursor'));
   const limit = Number(queryValue(ctx, 'limit') ?? 50);
+  const offset = pageOffset(ctx, limit, decodeCursor);
   const data = views.slice(offset, offset + limit);
   const hasMore = offset + limit < views.length;
   return {
