@@ -15,4 +15,3 @@ export * as queryVerb from './query.ts';
 export * as restoreVerb from './restore.ts';
 export * as updateVerb from './update.ts';
 export * as upsertVerb from './upsert.ts';
-export * as watchVerb from './watch.ts';

@@ -7,7 +7,9 @@ import { WHERE_SYNTAX } from '../../query/where.ts';
 import { flags, type OptionValues } from '../common/flags.ts';
 import { whereFlags, whereOptions } from '../common/list-flags.ts';
 
-const verbs = () => import('./verbs.ts');
+// Not in the noun's verbs.ts: watch loads the WebSocket client (the `ws` package), which
+// no other records verb needs, so it is a chunk of its own.
+const load = () => import('./watch.ts');
 
 const HELP = `
 Without TYPE, changes of every record type. At a terminal, one line per change: when, the
@@ -41,7 +43,7 @@ export function registerWatch(records: Command, ctx: CommandContext): void {
       )
       .action((type: string | undefined, o: OptionValues, cmd: Command) => {
         const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).watchVerb, {
+        return ctx.invoke(cmd, load, {
           type,
           ...whereOptions(f),
           poll: f.boolean('--poll'),
