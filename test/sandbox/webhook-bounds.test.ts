@@ -102,10 +102,15 @@ describe('webhooks: deliveries waiting to be sent are bounded', () => {
     }));
     const over = 3;
     for (let n = 0; n < MAX_UNSENT_DELIVERIES + over; n++) sandbox.store.events.emit(topic, n);
-    const failed = await until('the deliveries over the bound', async () => {
-      const page = await hooks(sandbox, 'GET', `/${hook.id}/deliveries?status=failed&limit=100`);
-      return page.body.data.length === over ? page.body.data : undefined;
-    });
+    // Making 100,003 deliveries takes seconds (more on a busy machine): a patient wait.
+    const failed = await until(
+      'the deliveries over the bound',
+      async () => {
+        const page = await hooks(sandbox, 'GET', `/${hook.id}/deliveries?status=failed&limit=100`);
+        return page.body.data.length === over ? page.body.data : undefined;
+      },
+      60_000,
+    );
     for (const delivery of failed) {
       assert.equal(delivery.attempts, 0);
       assert.equal(delivery.dead_lettered, true);

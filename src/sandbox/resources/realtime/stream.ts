@@ -11,7 +11,8 @@
 //   stops sending, and goes on when the socket drains. A reader whose socket stays full (a
 //   second and more: one catching up fills it for moments) while it falls more than
 //   `lagLimit` changes behind, or for `stallMs`, is sent `behind` (with its position) and
-//   disconnected: it reconnects and resumes from that position, which the window still
+//   disconnected (its socket dropped 5 s later, whatever it does): it reconnects and
+//   resumes from that position, which the window still
 //   holds. So a slow or stalled reader costs at most its buffer, whatever the number of
 //   changes.
 // - Every `heartbeatMs`: a `heartbeat` with the reader's position (a reader whose types are
@@ -46,6 +47,9 @@ import { ticketsOf } from './tickets.ts';
 
 /** How long a socket stays full before its reader counts as stalled (catching up fills it). */
 const STALL_GRACE_MS = 1_000;
+
+/** How long a closed reader's socket is kept for it to read its last messages and close. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** The close code of a reader that fell behind (4000-4999: the application's own). */
 export const CLOSE_BEHIND = 4001;
@@ -204,7 +208,7 @@ class Session {
     if (this.closing) return;
     this.closing = true;
     this.ws.close(code, reason);
-    setTimeout(() => this.ws.terminate(), 2_000).unref();
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
   heartbeat(): void {
