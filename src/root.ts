@@ -45,6 +45,10 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     load: async () => (await import('./commands/views/index.ts')).registerViews,
   },
   {
+    names: ['lists', 'list'],
+    load: async () => (await import('./commands/lists/index.ts')).registerLists,
+  },
+  {
     names: ['automations', 'automation'],
     load: async () => (await import('./commands/automations/index.ts')).registerAutomations,
   },

@@ -2,7 +2,7 @@
 // the options, then the run: read the header, plan the columns, send the rows, report.
 // Each step lives in src/import/: columns.ts, run.ts (checkpoint, files, progress, the
 // engine) and summary.ts, printed by src/output/summary.ts.
-import { objectType, type RecordType } from '../../api/object-types.ts';
+import { bulkRecordType } from '../../api/object-types.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import {
@@ -57,7 +57,7 @@ export interface ImportOpts extends ColumnFlags, ApiOptionFlags, SendFlags, Read
 
 export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   const { io } = deps;
-  const type = objectType(opts.type, 'record') as RecordType;
+  const type = bulkRecordType(opts.type, 'import');
   if (opts.file === '-' && io.isStdinTTY) {
     throw new UsageError(
       'ws import reads the CSV from stdin with "-", and nothing is piped in.',

@@ -1,6 +1,7 @@
 // ws records batch-delete TYPE [IDS…] [--file F|-]: soft-delete many records, 100 per
 // call. Asks first on a terminal; needs --yes otherwise. --dry-run reads the records and
 // says which would be deleted (batch-plan.ts), and needs no confirmation.
+import { bulkRecordType } from '../../api/object-types.ts';
 import { batchDeleteRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -9,7 +10,7 @@ import { isUuid } from '../../util/guards.ts';
 import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
 import { checkDryRun, planDeletes, readCurrent, reportPlan } from './batch-plan.ts';
-import { definitions, plural, recordType, tableSlugs } from './shared.ts';
+import { definitions, plural, tableSlugs } from './shared.ts';
 
 export interface BatchDeleteOptions extends BatchFlags {
   type: string;
@@ -66,7 +67,7 @@ function parseIds(items: readonly string[], source: string, unit: 'line' | 'argu
 }
 
 export async function run(opts: BatchDeleteOptions, deps: Deps): Promise<void> {
-  const type = recordType(opts.type);
+  const type = bulkRecordType(opts.type, 'batch delete');
   checkDryRun(opts);
   const ids: string[] = parseIds(opts.ids, 'The arguments', 'argument');
   if (opts.file !== undefined) {

@@ -1,13 +1,14 @@
 // ws records batch-update TYPE --file F|-: patch many records, 100 per call, from CSV
 // (an id column, then property slugs), NDJSON, or a JSON array. --dry-run reads the
 // records and says what would change (batch-plan.ts).
+import { bulkRecordType } from '../../api/object-types.ts';
 import { batchUpdateRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
 import { checkDryRun, planUpdates, readCurrent, reportPlan } from './batch-plan.ts';
-import { definitions, recordType } from './shared.ts';
+import { definitions } from './shared.ts';
 import { detectFormat, type ItemsFormat, parseUpdateItems } from './update-items.ts';
 
 export interface BatchUpdateOptions extends BatchFlags {
@@ -19,7 +20,7 @@ export interface BatchUpdateOptions extends BatchFlags {
 }
 
 export async function run(opts: BatchUpdateOptions, deps: Deps): Promise<void> {
-  const type = recordType(opts.type);
+  const type = bulkRecordType(opts.type, 'batch update');
   checkDryRun(opts);
   if (opts.file === undefined) {
     throw new UsageError(

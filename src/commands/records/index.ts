@@ -11,6 +11,7 @@ import { collect, type Flags, flags, type OptionValues } from '../common/flags.t
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
+import { registerWatch } from './watch-verb.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -483,17 +484,23 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 
   verb(records, ['grant'], (cmd) => {
     const grant = cmd
-      .description('Who may see a deal or an action')
+      .description(
+        'Who may see a record (deal, action, document, event, engagement, identity) or a message',
+      )
       .addHelpText(
         'after',
         examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
       );
     grant
       .command('get <type> <id>')
-      .description('Show the grant of a deal or action')
+      .description('Show the grant of a record or a message')
       .addHelpText(
         'after',
-        examples(['ws records grant get deal ID', 'ws records grant get action ID --json']),
+        examples([
+          'ws records grant get deal ID',
+          'ws records grant get action ID --json',
+          'ws records grant get message ID',
+        ]),
       )
       .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
         ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
@@ -504,7 +511,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
       );
     grant
       .command('set <type> <id>')
-      .description('Replace the grant of a deal or action')
+      .description('Replace the grant of a record or a message')
       .option(
         '--user <id=letter>',
         'a user and its permission letter a, r or w (repeatable)',
@@ -521,6 +528,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         examples([
           'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
           'ws records grant set action ID --data @grant.json',
+          'ws records grant set message ID --group 9e2f…=r --share-level metadata',
         ]),
       )
       .action((type: string, id: string, o: OptionValues, cmd: Command) => {
@@ -537,8 +545,11 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         });
       });
 
-    describeArguments(grant, undefined, { type: 'deal or action (singular or plural)' });
+    describeArguments(grant, undefined, {
+      type: 'deal, action, document, event, engagement, identity or message (singular or plural)',
+    });
   });
+  registerWatch(records, ctx);
   settleVerbs(records);
   describeArguments(records, 'record', {
     value: 'the value to match, typed like a --set value',
