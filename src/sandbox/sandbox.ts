@@ -28,6 +28,8 @@ import {
 } from './persist.ts';
 import type { ControlRoute, Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
+import { withRealtimeOptions } from './resources/realtime/routes.ts';
+import type { RealtimeOptions } from './resources/realtime/settings.ts';
 import { recordsOf } from './resources/records/model.ts';
 import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
@@ -87,6 +89,11 @@ export interface SandboxOptions {
    * (resources/webhooks/settings.ts).
    */
   webhooks?: WebhookOptions;
+  /**
+   * The realtime stream: ticket lifetime, the changes kept for readers that reconnect, and
+   * the bounds of a slow reader (resources/realtime/settings.ts).
+   */
+  realtime?: RealtimeOptions;
   /** Header, request and keep-alive timeouts and the connection cap (server.ts DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
   /**
@@ -159,7 +166,10 @@ export async function launchSandbox(
   builtin: readonly Resource[] = builtinResources,
 ): Promise<RunningSandbox> {
   checkOptions(options);
-  const resources = withWebhookOptions(builtin, options.webhooks);
+  const resources = withRealtimeOptions(
+    withWebhookOptions(builtin, options.webhooks),
+    options.realtime,
+  );
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
@@ -279,6 +289,7 @@ export async function launchSandbox(
     teams,
     faults,
     routes,
+    upgrades: resources.flatMap((r) => r.upgrades ?? []),
     runtime,
     validateResponses: options.validateResponses === true,
     contractViolations,

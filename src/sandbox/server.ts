@@ -7,6 +7,8 @@
 //    idempotency cache → handler → fail_after_commit fault → latency → answer →
 //    contract validation of the answer (validateResponses)
 //  Control requests (/__sandbox/...): no faults, no rate limit, no latency.
+//  WebSocket upgrades (GET with Upgrade: websocket) go to the upgrade route of their exact
+//  path (the realtime stream), which authenticates them itself; no faults or rate limit.
 //
 // Every answer is JSON with an x-request-id header; errors use the API's error body. A JSON
 // body of 1 KiB or more is compressed (br or gzip) when the request's Accept-Encoding asks.
@@ -25,9 +27,11 @@ import {
   type IncomingMessage,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import { Auth, presentedKey } from './auth.ts';
 import { withCause } from './cause.ts';
 import { encodeBody } from './compression.ts';
@@ -42,6 +46,7 @@ import type {
   RequestContext,
   RouteDef,
   SandboxRuntime,
+  UpgradeRoute,
 } from './resource.ts';
 import { parseTarget, type RequestTarget, Router } from './router.ts';
 import type { Store } from './store.ts';
@@ -84,6 +89,8 @@ export interface ServerConfig {
   teams: readonly ServedTeam[];
   faults: Faults;
   routes: readonly RouteDef[];
+  /** WebSocket endpoints, by exact path. */
+  upgrades?: readonly UpgradeRoute[] | undefined;
   runtime: SandboxRuntime;
   validateResponses: boolean;
   /** Problems found by response validation are pushed here. */
@@ -185,6 +192,9 @@ export class SandboxServer {
       });
     });
     this.http.maxConnections = this.limits.maxConnections;
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.upgrade(req, socket, head),
+    );
   }
 
   listen(): Promise<AddressInfo> {
@@ -225,6 +235,67 @@ export class SandboxServer {
     }
     if (route.kind === 'api') checkRouteAgainstContract(route);
     this.router.add(route.method, route.path, route);
+  }
+
+  /**
+   * A request to switch protocols: handed to the upgrade route of its path, which answers
+   * it (101) or refuses it with the API's error body. Logged without its query (a
+   * WebSocket's ticket travels there).
+   */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const started = performance.now();
+    const ex: Exchange = {
+      requestId: newRequestId(),
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: (req.url ?? '/').split('?')[0]!,
+      query: '',
+      api: false,
+      operationId: undefined,
+      headers: {},
+    };
+    socket.on('error', () => socket.destroy());
+    const refuse = (err: SandboxError) => {
+      const body = JSON.stringify(errorBody(ex.requestId, err.code, err.message, err.errors));
+      const head = [
+        `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `x-request-id: ${ex.requestId}`,
+        'Connection: close',
+      ];
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      this.logLine(ex, String(err.status), started, 'upgrade refused');
+    };
+    let target: RequestTarget;
+    try {
+      target = parseTarget(req.url ?? '/');
+    } catch (err) {
+      refuse(err instanceof SandboxError ? err : invalidRequest('The request path is not valid.'));
+      return;
+    }
+    const route = this.config.upgrades?.find((u) => u.path === target.rawPath);
+    if (route === undefined) {
+      refuse(notFound(`No WebSocket endpoint at ${target.rawPath}.`));
+      return;
+    }
+    if (ex.method !== 'GET') {
+      refuse(new SandboxError(405, 'method_not_allowed', 'A WebSocket is opened with GET.'));
+      return;
+    }
+    try {
+      route.handle(req, socket, head, {
+        store: this.config.store,
+        requestId: ex.requestId,
+        query: target.query,
+        refuse,
+        upgraded: () => this.logLine(ex, '101', started),
+      });
+    } catch (err) {
+      this.config.log?.(
+        `sandbox: upgrade failed: ${err instanceof Error ? err.stack : String(err)}`,
+      );
+      socket.destroy();
+    }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
