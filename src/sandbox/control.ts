@@ -10,6 +10,8 @@
 //   GET  /__sandbox/faults           current faults
 //   POST /__sandbox/faults           body with any of fail_rate, fail_after_commit,
 //                                    latency_ms, rate_limit, max_body_bytes → current faults
+//   GET  /__sandbox/snapshot         the snapshot of the sandbox's teams (snapshot.ts)
+//   POST /__sandbox/seed             records written firing nothing (records/seed.ts)
 
 import { isPlainObject } from '../util/guards.ts';
 import type { FieldError } from './errors.ts';
@@ -36,7 +38,17 @@ export const controlRoutes: ControlRoute[] = [
   { kind: 'control', method: 'GET', path: '/__sandbox/echo/{...segments}', handler: echo },
   { kind: 'control', method: 'GET', path: '/__sandbox/faults', handler: getFaults },
   { kind: 'control', method: 'POST', path: '/__sandbox/faults', handler: setFaults },
+  { kind: 'control', method: 'GET', path: '/__sandbox/snapshot', handler: snapshot },
 ];
+
+/**
+ * The snapshot (snapshot.ts): of every team to the first team's key (the sandbox's own, as
+ * `ws sandbox start` saves it in the profile `sandbox`), of its own team to another's.
+ */
+function snapshot(ctx: RequestContext): Reply {
+  const owner = ctx.sandbox.teams[0]!.id === ctx.teamId;
+  return { status: 200, body: ctx.sandbox.snapshot(owner ? undefined : [ctx.teamId]) };
+}
 
 function health(ctx: RequestContext): Reply {
   if (!ctx.authenticated) return { status: 200, body: { ok: true } };

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { SandboxError } from './errors.ts';
 import type { Faults } from './faults.ts';
+import type { Snapshot } from './snapshot.ts';
 import type { Slice, SliceDef, Store } from './store.ts';
 
 /** What a handler returns. `body` is serialised as JSON; leave it out for an empty answer. */
@@ -30,6 +31,8 @@ export interface SandboxRuntime {
   reset(options?: { seed?: 'demo' }): void;
   /** Move the sandbox clock (all teams share it) forward; each team's store hears of it. */
   advanceClock(seconds: number): void;
+  /** A snapshot (snapshot.ts) of every team, or of the teams named. */
+  snapshot(teamIds?: readonly string[]): Snapshot;
 }
 
 export interface PathContext {
@@ -126,6 +129,11 @@ export interface UpgradeContext {
  */
 export interface UpgradeRoute {
   path: string;
+  /**
+   * The team's store the request is for, among the sandbox's (a WebSocket carries no key:
+   * what it carries, like a ticket, names its team); undefined for the first team's.
+   */
+  storeOf?(query: UpgradeContext['query'], stores: readonly Store[]): Store | undefined;
   handle(req: IncomingMessage, socket: Duplex, head: Buffer, ctx: UpgradeContext): void;
 }
 

@@ -35,7 +35,13 @@ import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
 import { SandboxServer, type ServerLimits } from './server.ts';
-import { checkSnapshot, loadSnapshotTeam, readSnapshotFile, type Snapshot } from './snapshot.ts';
+import {
+  checkSnapshot,
+  loadSnapshotTeam,
+  readSnapshotFile,
+  type Snapshot,
+  takeSnapshot,
+} from './snapshot.ts';
 import { SnapshotError, Store } from './store.ts';
 
 export interface SandboxOptions {
@@ -119,6 +125,8 @@ export interface RunningSandbox {
   contractViolations: string[];
   /** Empty every team's store (keeps keys and teams). */
   reset(): void;
+  /** A snapshot of every team (snapshot.ts; snapshotText() writes it as its file holds it). */
+  snapshot(): Snapshot;
   /** Append pending changes to the data file and fsync it (no-op without dataFile). */
   flush(): Promise<void>;
   /** The first team's data file journal (undefined without dataFile). */
@@ -277,6 +285,11 @@ export async function launchSandbox(
       const toMs = clock.nowMs();
       for (const team of teams) team.store.events.emit(clockEvents, { fromMs, toMs });
     },
+    snapshot(teamIds) {
+      return takeSnapshot(
+        teamIds === undefined ? teams : teams.filter((team) => teamIds.includes(team.id)),
+      );
+    },
   };
   const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
   const contractViolations: string[] = [];
@@ -327,6 +340,7 @@ export async function launchSandbox(
     runtime,
     contractViolations,
     reset: () => runtime.reset(),
+    snapshot: () => runtime.snapshot(),
     journal: first.journal,
     activity: consoleParts?.activity,
     flush: async () => {

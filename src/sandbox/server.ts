@@ -283,8 +283,9 @@ export class SandboxServer {
       return;
     }
     try {
+      const stores = this.config.teams.map((team) => team.store);
       route.handle(req, socket, head, {
-        store: this.config.store,
+        store: route.storeOf?.(target.query, stores) ?? stores[0]!,
         requestId: ex.requestId,
         query: target.query,
         refuse,
