@@ -8,6 +8,10 @@ import { webhookFlags } from './webhook-flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
+/** As src/clone/clone.ts has them (that module loads only when the clone runs). */
+const DEFAULT_SAMPLE = 200;
+const MAX_SAMPLE = 1000;
+
 function probability(flag: string, value: string | undefined): number {
   if (value === undefined) return 0;
   const n = Number(value);
@@ -116,6 +120,43 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         console: f.toggle('--console') !== false,
         detach: f.boolean('--detach'),
         argv: givenArgs(cmd),
+      });
+    });
+
+  sandbox
+    .command('clone <profile>')
+    .description(
+      "Clone a workspace's definitions, views, automations, webhooks and a sample of its records into a sandbox snapshot",
+    )
+    .requiredOption('--to <file>', 'the snapshot file to write (mode 0600)')
+    .option(
+      '--sample <n>',
+      `records per object type, at most (1 to ${MAX_SAMPLE})`,
+      String(DEFAULT_SAMPLE),
+    )
+    .option('--scrub', "replace emails, phone numbers and people's names, the same way every time")
+    .option(
+      '--enable-automations',
+      'keep automations enabled as in the workspace (default: disabled; webhooks stay disabled)',
+    )
+    .option('--force', 'replace the file when it exists')
+    .addHelpText(
+      'after',
+      examples([
+        'ws sandbox clone prod --to prod.snapshot.json --scrub',
+        'ws sandbox clone prod --to small.json --sample 20 --json',
+        'ws sandbox start --import prod.snapshot.json',
+      ]),
+    )
+    .action((profile: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).cloneVerb, {
+        profile,
+        to: f.string('--to')!,
+        sample: f.integer('--sample', 1, MAX_SAMPLE)!,
+        scrub: f.boolean('--scrub'),
+        enableAutomations: f.boolean('--enable-automations'),
+        force: f.boolean('--force'),
       });
     });
 
