@@ -12,7 +12,7 @@ import type { RecordType } from '../api/object-types.ts';
 import { resolveCredentials } from '../config/resolve.ts';
 import { InterruptedError, isAbortError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
-import { buildSnapshot, type LeftOut } from './build.ts';
+import { type Built, buildSnapshot, type LeftOut } from './build.ts';
 import {
   checkpointPath,
   leastRequests,
@@ -49,16 +49,9 @@ export interface CloneSummary {
   scrubbed: boolean;
   /** Whether this run continued from a checkpoint. */
   resumed: boolean;
-  copied: {
-    definitions: number;
-    options: number;
-    webhooks: number;
-    views: number;
-    automations: number;
-    pins: number;
-    /** Records written, by type (sample and the records it refers to). */
-    records: Partial<Record<RecordType, number>>;
-    /** Of those, the records fetched because the sample refers to them, by type. */
+  /** What the clone holds (its records: the sample and the records it refers to, by type). */
+  copied: Built['copied'] & {
+    /** Of the records, those fetched because the sample refers to them, by type. */
     referenced: Partial<Record<RecordType, number>>;
   };
   left_out: LeftOut[];
@@ -108,7 +101,7 @@ export async function cloneWorkspace(opts: CloneOptions, deps: Deps): Promise<Cl
   const progress = await deps.io.progress(
     resumed ? `Continuing the clone of ${where} from ${checkpointPath(file)}` : `Cloning ${where}`,
   );
-  let built: Awaited<ReturnType<typeof buildSnapshot>>;
+  let built: Built;
   let scrubber: Scrubber | undefined;
   try {
     await readWorkspace(client, state, {
