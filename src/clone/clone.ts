@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordType } from '../api/object-types.ts';
-import { resolveCredentials } from '../config/resolve.ts';
+import { noSuchProfile, resolveCredentials } from '../config/resolve.ts';
 import { InterruptedError, isAbortError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { type Built, buildSnapshot, type LeftOut } from './build.ts';
@@ -85,7 +85,9 @@ export async function cloneWorkspace(opts: CloneOptions, deps: Deps): Promise<Cl
     throw new UsageError(`--sample takes a whole number from 1 to ${MAX_SAMPLE}, not ${sample}.`);
   }
   const file = resolve(deps.cwd, opts.to);
-  const creds = resolveCredentials(await deps.config(), deps.env, opts.profile);
+  const store = await deps.config();
+  if (store.get(opts.profile) === undefined) throw noSuchProfile(opts.profile, store.names());
+  const creds = resolveCredentials(store, deps.env, opts.profile);
   const resumed = existsSync(checkpointPath(file));
   if (!resumed && existsSync(file) && opts.force !== true) {
     throw new UsageError(
