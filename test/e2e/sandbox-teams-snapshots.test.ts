@@ -137,6 +137,43 @@ describe('ws sandbox start with teams, snapshots and seeds', () => {
     }
   });
 
+  it("starts from a clone of a profile's workspace with --from", async () => {
+    // The workspace: a sandbox with the demo data, saved as profile "sandbox".
+    const source = await start(['--seed', 'demo']);
+    try {
+      const clone = await start(['--from', 'sandbox', '--sample', '5', '--no-profile']);
+      try {
+        assert.match(
+          clone.child.stderr(),
+          /Cloned sandbox's workspace \(\d+ records, \d+ requests\) into /,
+        );
+        const env = wsEnv(config.dir, {
+          WS_BASE_URL: clone.ready.url,
+          WS_API_KEY: clone.ready.teams[0]!.api_key,
+          WS_TEAM_ID: clone.ready.team_id,
+        });
+        const count = (type: string, e: NodeJS.ProcessEnv) => {
+          const r = spawnSync(process.execPath, [BIN, 'records', 'count', type, '--json'], {
+            env: e,
+            encoding: 'utf8',
+          });
+          assert.equal(r.status, 0, r.stderr);
+          return JSON.parse(r.stdout).total as number;
+        };
+        const inClone = count('deal', env);
+        assert.ok(inClone >= 1 && inClone <= 5, `${inClone} deals`);
+        assert.ok(count('deal', wsEnv(config.dir, { WS_PROFILE: 'sandbox' })) > inClone);
+      } finally {
+        await clone.stop();
+      }
+    } finally {
+      await source.stop();
+    }
+    const both = ws(['sandbox', 'start', '--from', 'sandbox', '--import', 'x.json']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--from and --import both say what the sandbox starts from/);
+  });
+
   it('refuses a damaged snapshot with the reason and leaves the file as it was', () => {
     const file = join(config.dir, 'damaged.json');
     const text = '{"format":"ws-sandbox-snapshot","version":1,"clock_offset_ms":0,"teams":[]}';

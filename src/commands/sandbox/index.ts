@@ -62,6 +62,15 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       'start from a snapshot (written by `ws sandbox export` or --export-on-exit); loading it fires nothing',
     )
     .option('--export-on-exit <file>', 'write a snapshot of the sandbox to this file when it stops')
+    .option(
+      '--from <profile>',
+      "start from a clone of that profile's workspace (as `ws sandbox clone` makes it, read-only, kept in the config directory)",
+    )
+    .option(
+      '--sample <n>',
+      `with --from: records per object type, at most (1 to ${MAX_SAMPLE}; default ${DEFAULT_SAMPLE})`,
+    )
+    .option('--scrub', "with --from: replace emails, phone numbers and people's names")
     .option('--latency <ms>', 'add this delay to every answer', '0')
     .option(
       '--fail-rate <p>',
@@ -100,6 +109,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         'ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts',
         'ws sandbox start --team acme --team globex        # two teams: profiles sandbox and sandbox-globex',
         'ws sandbox start --import fixture.json --export-on-exit fixture.json',
+        'ws sandbox start --from prod --sample 50 --scrub   # a sandbox like the workspace of profile prod',
       ]),
     )
     .action((o: OptionValues, cmd: Command) => {
@@ -123,6 +133,19 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       if (new Set(teams).size !== teams.length) {
         throw new UsageError('--team names a team twice.', 'Give each team once.');
       }
+      const from = f.string('--from');
+      if (from !== undefined && f.string('--import') !== undefined) {
+        throw new UsageError(
+          '--from and --import both say what the sandbox starts from.',
+          'Give one: --from PROFILE clones a workspace, --import FILE loads a snapshot.',
+        );
+      }
+      if (from === undefined && (f.string('--sample') !== undefined || f.boolean('--scrub'))) {
+        throw new UsageError(
+          '--sample and --scrub go with --from PROFILE.',
+          'Add --from PROFILE, or leave them out.',
+        );
+      }
       const fsync = f.string('--fsync')!;
       if (fsync !== 'always' && fsync !== 'everysec' && fsync !== 'no') {
         throw new UsageError(
@@ -141,6 +164,9 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         teams,
         importFile: f.string('--import'),
         exportOnExit: f.string('--export-on-exit'),
+        from,
+        sample: f.integer('--sample', 1, MAX_SAMPLE),
+        scrub: f.boolean('--scrub'),
         latency: f.integer('--latency', 0, 600_000)!,
         failRate: probability('--fail-rate', f.string('--fail-rate')),
         failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
@@ -150,7 +176,8 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         profile: f.toggle('--profile') !== false,
         console: f.toggle('--console') !== false,
         detach: f.boolean('--detach'),
-        argv: givenArgs(cmd),
+        // A detached copy starts from the clone this process makes (--import), not again.
+        argv: givenArgs(cmd, ['--from', '--sample', '--scrub']),
       });
     });
 

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { plural } from '../../output/plural.ts';
 import { writeFileAtomic } from '../../util/file-lock.ts';
 import { sleep } from '../../util/time.ts';
 import { stopped } from '../common/stop.ts';
@@ -22,6 +24,10 @@ export interface StartOptions {
   importFile?: string | undefined;
   /** --export-on-exit FILE: write a snapshot here when the sandbox stops. */
   exportOnExit?: string | undefined;
+  /** --from PROFILE: start from a clone of that profile's workspace (with --sample, --scrub). */
+  from?: string | undefined;
+  sample?: number | undefined;
+  scrub?: boolean | undefined;
   latency: number;
   failRate: number;
   failAfterCommit: number;
@@ -111,7 +117,8 @@ function loopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export async function run(opts: StartOptions, deps: Deps): Promise<void> {
+export async function run(given: StartOptions, deps: Deps): Promise<void> {
+  const opts = given.from === undefined ? given : await cloneFirst(given, deps);
   if (opts.detach) return detach(opts, deps);
   const { io } = deps;
   const { startSandbox } = await import('../../sandbox/index.ts');
@@ -217,6 +224,33 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
   io.info('Sandbox stopped.');
   // Ctrl-C (or SIGTERM) is how a foreground sandbox ends: exit 130, as the contract says.
   throw stopped();
+}
+
+/**
+ * --from PROFILE: clone that workspace (src/clone/clone.ts, as `ws sandbox clone` does) into
+ * clone-PROFILE.json of the config directory, then start from it as from --import. An
+ * interrupted clone continues from its checkpoint when started again.
+ */
+async function cloneFirst(opts: StartOptions, deps: Deps): Promise<StartOptions> {
+  const store = await deps.config();
+  mkdirSync(store.dir, { recursive: true, mode: 0o700 });
+  const file = join(store.dir, `clone-${opts.from!.replace(/[^\w.-]/g, '_')}.json`);
+  const { cloneWorkspace } = await import('../../clone/clone.ts');
+  const summary = await cloneWorkspace(
+    {
+      profile: opts.from!,
+      to: file,
+      ...(opts.sample === undefined ? {} : { sample: opts.sample }),
+      scrub: opts.scrub === true,
+      force: true,
+    },
+    deps,
+  );
+  const records = Object.values(summary.copied.records).reduce((n, c) => n + (c ?? 0), 0);
+  deps.io.info(
+    `Cloned ${summary.profile}'s workspace (${plural(records, 'record')}, ${plural(summary.requests.spent, 'request')}) into ${file}${summary.left_out.length > 0 ? `; left out: ${summary.left_out.length} (\`ws sandbox clone ${summary.profile} --to FILE\` lists them)` : ''}.`,
+  );
+  return { ...opts, from: undefined, importFile: file, argv: [...opts.argv, '--import', file] };
 }
 
 async function detach(opts: StartOptions, deps: Deps): Promise<void> {
