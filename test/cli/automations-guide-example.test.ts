@@ -42,7 +42,7 @@ after(async () => {
   await t.stop();
 });
 
-describe("the worked example of ws automations (docs/automations.md)", () => {
+describe('the worked example of ws automations (docs/automations.md)', () => {
   it('runs as printed, without a warning, and get prints what the guide shows', async () => {
     const script = example();
     const env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });

@@ -16,7 +16,10 @@ const GUIDE = new URL('../../docs/importing.md', import.meta.url).pathname;
 /** The (command, output) pairs of the import guide. */
 function examples(): { script: string; output: string }[] {
   const text = readFileSync(GUIDE, 'utf8');
-  assert.ok(text.startsWith('# Importing CSV: `ws import`'), 'docs/importing.md is the import guide');
+  assert.ok(
+    text.startsWith('# Importing CSV: `ws import`'),
+    'docs/importing.md is the import guide',
+  );
   const section = text;
   const block = '((?:(?!```)[\\s\\S])*)';
   const pair = new RegExp(`\`\`\`sh\\n${block}\`\`\`\\n\\n\`\`\`text\\n${block}\`\`\``, 'g');
@@ -58,7 +61,7 @@ after(async () => {
   await t.stop();
 });
 
-describe("the examples of ws import (docs/importing.md)", () => {
+describe('the examples of ws import (docs/importing.md)', () => {
   it('the locale, look-up and dedupe rules each have a worked example', () => {
     const scripts = examples().map((e) => e.script);
     assert.equal(scripts.length, 3);

@@ -90,7 +90,7 @@ after(async () => {
   await t.stop();
 });
 
-describe("the worked example of webhooks (docs/webhooks.md)", () => {
+describe('the worked example of webhooks (docs/webhooks.md)', () => {
   it('runs as printed: from a deal moved to won to the handler and the delivery log', async () => {
     const blocks = exampleBlocks();
     assert.equal(blocks.length, 5, blocks.join('\n---\n'));

@@ -85,7 +85,7 @@ describe('the CI recipes (docs/ci.md)', () => {
     const doc = parse(workflow!.body) as {
       jobs: { workspace: { env: Record<string, string>; steps: { run?: string }[] } };
     };
-    assert.equal(doc.jobs.workspace.env['WS_API_KEY'], '${{ secrets.WS_API_KEY }}');
+    assert.match(doc.jobs.workspace.env['WS_API_KEY']!, /^\$\{\{ secrets\.WS_API_KEY \}\}$/);
     assert.ok(doc.jobs.workspace.steps.some((s) => s.run === 'ws auth status'));
   });
 });
