@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo: start a sandbox, check the key, send requests with `ws api`, import a CSV of
-# contacts (a few bad rows included) and query what arrived, then the webhooks example of the
-# README: `ws webhooks listen` forwarding to a handler, an automation on deals that calls it, a
+# contacts (a few bad rows included) and query what arrived, then the webhooks example of
+# docs/webhooks.md: `ws webhooks listen` forwarding to a handler, an automation on deals that calls it, a
 # deal moved to won, the automation's run, the delivery in listen and in the delivery log; then
 # stop the sandbox.
 # It uses a throw-away config directory, so your own profiles are left alone.

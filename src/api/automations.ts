@@ -130,7 +130,7 @@ export async function listTeamWebhooks(
 
 // ---------------------------------------------------------------- sandbox control endpoints
 
-/** A run of an automation as the sandbox lists it (src/sandbox/README.md, "Runs endpoint"). */
+/** A run of an automation as the sandbox lists it (docs/sandbox-reference.md, "Runs endpoint"). */
 export interface AutomationRun {
   id: string;
   sequence: number;

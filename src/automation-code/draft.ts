@@ -105,7 +105,7 @@ export function problemsError(problems: readonly Problem[], heading?: string): U
   }
   return new UsageError(
     `${heading}:\n${lines.map((l) => `  ${l}`).join('\n')}`,
-    'The format is described in the README ("Automations as code"); `ws automations export` writes a valid file to start from.',
+    'The format is described in the manual, docs/as-code.md ("Automations as code"); `ws automations export` writes a valid file to start from.',
   );
 }
 

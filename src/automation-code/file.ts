@@ -330,7 +330,7 @@ async function open(text: string, file: string, what: string) {
     text,
     file,
     what,
-    'The format is described in the README ("Automations as code"); `ws automations export` writes a valid file to start from.',
+    'The format is described in the manual, docs/as-code.md ("Automations as code"); `ws automations export` writes a valid file to start from.',
   );
   return { y, doc, reader: new DraftReader(y, where, r), done };
 }

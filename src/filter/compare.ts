@@ -6,7 +6,7 @@
 // way in a record query, in an automation run by the sandbox and in `ws automations test`.
 // It imports neither the sandbox nor the CLI.
 //
-// Semantics (documented in src/sandbox/README.md, "Query"):
+// Semantics (documented in docs/sandbox-reference.md, "Query"):
 // - `=`, `in`: typed equality; on multi-valued properties, membership.
 // - `!=`, `not_in`, `not_contains`: exact negations, so records without a value match.
 // - `<`, `>`, `<=`, `>=`, `between` (inclusive; `[low, high]` or `"low,high"`): typed order;

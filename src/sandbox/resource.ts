@@ -4,7 +4,7 @@
 //   handlers.ts  request in, reply out, using the model (and request.ts to read the request)
 //   routes.ts    method + path template + operationId for each handler, and the Resource
 // and is registered with one line in resources/index.ts. Resources do not call each other:
-// they subscribe to each other's events (see events.ts and the README's import rule).
+// they subscribe to each other's events (see events.ts and docs/internals/sandbox.md, "The import rule").
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

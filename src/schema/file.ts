@@ -357,7 +357,7 @@ export async function parseSchema(text: string, file: string): Promise<Schema> {
     text,
     file,
     'schema file',
-    'The format is described in the README ("Schema as code"); `ws props export` writes a valid file to start from.',
+    'The format is described in the manual, docs/as-code.md ("Schema as code"); `ws props export` writes a valid file to start from.',
   );
   const schema: Schema = { file, objectTypes: [] };
   const top = r.pairs(doc.contents as YNode | null, '(top)', 'version and object_types');

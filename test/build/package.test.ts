@@ -14,7 +14,16 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 /** What the package holds at its top level: package.json's `files`, README.md and itself. */
-const TOP_LEVEL = ['README.md', 'bin', 'completions', 'dist', 'openapi', 'package.json'];
+const TOP_LEVEL = [
+  'README.md',
+  'bin',
+  'completions',
+  'dist',
+  'docs',
+  'man',
+  'openapi',
+  'package.json',
+];
 
 /** The first part of each path, once each, sorted. */
 const topLevel = (paths: string[]) => [...new Set(paths.map((p) => p.split('/')[0]))].sort();
@@ -85,6 +94,10 @@ describe('the packed package', () => {
     assert.ok(packed.includes('dist/console/app.js'), 'the sandbox console page');
     assert.ok(packed.includes('dist/console/app.css'));
     assert.ok(packed.includes('completions/ws.bash'));
+    assert.ok(packed.includes('man/ws-records.1'), 'the man pages');
+    assert.ok(packed.includes('docs/importing.md'), 'the guides');
+    assert.ok(packed.includes('docs/reference/records.md'), 'the command reference');
+    assert.ok(!packed.some((p) => p.endsWith('.png')), 'the guides without their pictures');
     assert.deepEqual(topLevel(packed), TOP_LEVEL);
   });
 
@@ -113,6 +126,12 @@ describe('the packed package', () => {
     const installed = join(lib, pkg.name);
     // What was packed, and no node_modules.
     assert.deepEqual(readdirSync(installed).sort(), TOP_LEVEL);
+    // The man pages where man finds them: `man ws-records` after a global install.
+    const man1 = join(prefix, 'share', 'man', 'man1');
+    assert.deepEqual(
+      readdirSync(man1).sort(),
+      (pkg.man as string[]).map((p) => p.replace('./man/', '')).sort(),
+    );
   });
 
   it('runs from the install: --version, and a detached sandbox started, used and stopped', async () => {

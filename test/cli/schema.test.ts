@@ -239,7 +239,7 @@ describe('ws props export, diff and apply', () => {
     );
     const json = await ws(['props', 'diff', '-f', path, '--json']);
     assert.equal(json.code, 1);
-    // stderr is the JSON error form, one line (as the README says), nothing else.
+    // stderr is the JSON error form, one line (as docs/scripting.md says), nothing else.
     const error = JSON.parse(json.stderr).error;
     assert.equal(error.code, 'differences');
     assert.match(error.message, /differs from .*edit\.yaml: 0 to create, 1 to update\./);

@@ -2,7 +2,7 @@
 // fish run in a tmux pane, and an interactive zsh in a pseudo-terminal of its own (zpty);
 // a line is typed, Tab pressed, and what the shell then shows (the line completed, or the
 // matches it lists) is read back. The built ws answers from a config directory whose
-// definitions cache was filled by real commands against a sandbox. Installed as the README
+// definitions cache was filled by real commands against a sandbox. Installed as docs/completion.md
 // says. A shell that is not installed has its tests skipped, with the reason printed.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -100,7 +100,7 @@ const RECORD_TYPES = [
   'organization',
 ];
 
-/** Run the README's install line for a shell (a fresh HOME: no directory exists yet). */
+/** Run docs/completion.md's install line for a shell (a fresh HOME: no directory exists yet). */
 function install(shell: string, line: string): void {
   const r = sh(shell, [
     shell === 'bash' ? '--norc' : shell === 'zsh' ? '-f' : '--no-config',
@@ -269,7 +269,7 @@ describe('completion in bash', { skip: missing('bash') }, () => {
     );
   });
 
-  it("works installed in bash-completion's directory, as the README says", async () => {
+  it("works installed in bash-completion's directory, as docs/completion.md says", async () => {
     install(
       'bash',
       'mkdir -p ~/.local/share/bash-completion/completions && ws completion bash > ~/.local/share/bash-completion/completions/ws',
@@ -309,7 +309,7 @@ describe('completion in zsh', { skip: missing('zsh') }, () => {
     }
   });
 
-  it('works installed on $fpath, as the README says', () => {
+  it('works installed on $fpath, as docs/completion.md says', () => {
     install('zsh', 'mkdir -p ~/.zfunc && ws completion zsh > ~/.zfunc/_ws');
     const got = complete(`fpath=(~/.zfunc $fpath)\n${compinit()}`, 'ws records list ');
     assert.deepEqual(got.sort(), RECORD_TYPES);
@@ -345,7 +345,7 @@ describe('completion in fish', { skip: missing('fish') }, () => {
     await fish('ws completion fish | source', CASES);
   });
 
-  it('works installed in ~/.config/fish/completions, as the README says', async () => {
+  it('works installed in ~/.config/fish/completions, as docs/completion.md says', async () => {
     install(
       'fish',
       'mkdir -p ~/.config/fish/completions && ws completion fish > ~/.config/fish/completions/ws.fish',

@@ -1,5 +1,5 @@
 // `ws sandbox start` as a user runs it: start-up errors under --json carry one of the
-// README's codes, and listening beyond this machine is announced with a warning.
+// codes of docs/scripting.md, and listening beyond this machine is announced with a warning.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The sandbox in a test suite, as a user of ws writes it (the README's recipe, whole): two
+// The sandbox in a test suite, as a user of ws writes it (the recipe of docs/sandbox.md, whole): two
 // sandboxes in one process, an import through the API, the clock moved, a snapshot taken,
 // and nothing left behind. Copy it beside your own tests and replace `api` with your code.
 //

@@ -1,5 +1,5 @@
 // Ctrl-C at a real terminal stops every long command (export, import, batch-delete,
-// list --all), a read of stdin typed at the terminal, and every prompt: exit 130 with the message the README documents, and the
+// list --all), a read of stdin typed at the terminal, and every prompt: exit 130 with the message docs/scripting.md documents, and the
 // terminal left in its usual mode with the cursor shown. The keystroke is typed into a
 // tmux pane, as a person types it, while a spinner runs.
 import assert from 'node:assert/strict';

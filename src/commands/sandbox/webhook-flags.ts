@@ -1,6 +1,6 @@
 // The webhook flags of `ws sandbox start`, read into the sandbox's webhook options: the
 // gateway's preview 403, the service's strict address rule, the attempt timeout and the
-// retry delays (see the README's sandbox section).
+// retry delays (see docs/sandbox.md).
 
 import { UsageError } from '../../errors.ts';
 import { intFlag } from '../common/flags.ts';

@@ -10,7 +10,7 @@ import { api, LIST_A, sandboxFor, WEBHOOK_ID } from './helpers.ts';
 
 const VIEW = '5d7f4e3c-9a6b-4c8d-9e0f-2a3b4c5d6e7f';
 const TEMPLATE = '6e8a5f4d-0b7c-4d9e-8f1a-3b4c5d6e7f80';
-/** The shared default `email` property of contacts (ids are stable, see the sandbox README). */
+/** The shared default `email` property of contacts (ids are stable, see docs/sandbox-reference.md). */
 let EMAIL_PROP = '';
 
 /** field → code of each error of a 400. */

@@ -7,7 +7,7 @@
 import { defineEvent } from '../../events.ts';
 import type { Run, RunTrigger } from './types.ts';
 
-/** The `data` of a webhook event of an automation (documented in the sandbox README). */
+/** The `data` of a webhook event of an automation (documented in docs/sandbox-reference.md). */
 export interface AutomationEventData {
   readonly automation_id: string;
   readonly automation_name: string;

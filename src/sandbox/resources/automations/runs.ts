@@ -834,7 +834,7 @@ export function changeOf(run: Run): Change {
   };
 }
 
-/** The `data` of the run's webhook event (documented in the sandbox README). */
+/** The `data` of the run's webhook event (documented in docs/sandbox-reference.md). */
 export function eventData(store: Store, run: Run): AutomationEventData {
   const { trigger, automation } = run;
   return {

@@ -1,5 +1,5 @@
-// The README's worked example of `ws automations`, run as printed: the ```sh block of the
-// automations section runs in bash (set -e: every command succeeds), with `ws` on PATH,
+// The worked example of `ws automations` in docs/automations.md, run as printed: its ```sh
+// block runs in bash (set -e: every command succeeds), with `ws` on PATH,
 // against a sandbox seeded with the demo data; what the `#` lines under `ws automations get`
 // show is what it prints, and nothing warns (no deprecated flag in the manual).
 import assert from 'node:assert/strict';
@@ -11,13 +11,13 @@ import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
 
-const README = new URL('../../README.md', import.meta.url).pathname;
+const GUIDE = new URL('../../docs/automations.md', import.meta.url).pathname;
 
 /** The worked example's shell block. */
 function example(): string {
-  const text = readFileSync(README, 'utf8');
-  const start = text.indexOf('## Automations: `ws automations`');
-  assert.ok(start >= 0, 'the README has the automations section');
+  const text = readFileSync(GUIDE, 'utf8');
+  const start = text.indexOf('# Automations: `ws automations`');
+  assert.ok(start >= 0, 'docs/automations.md has its title');
   const at = text.indexOf('A worked example', start);
   const block = /```sh\n([\s\S]*?)```/.exec(text.slice(at));
   assert.ok(block, 'the worked example has a sh block');
@@ -42,8 +42,8 @@ after(async () => {
   await t.stop();
 });
 
-describe("the README's worked example of ws automations", () => {
-  it('runs as printed, without a warning, and get prints what the README shows', async () => {
+describe('the worked example of ws automations (docs/automations.md)', () => {
+  it('runs as printed, without a warning, and get prints what the guide shows', async () => {
     const script = example();
     const env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>(

@@ -1,8 +1,8 @@
-// The README's examples of what the official client reaches beyond api.md, run as printed
+// The guides' examples of what the official client reaches beyond api.md, run as printed
 // by bash with `ws` on PATH against a sandbox with the demo data: watching changes (each
 // line of the first block until it is watching, then Ctrl-C: exit 130; the script block
-// whole), grants, a view's pins, and lists. Each block read from README.md, so the examples
-// a user copies are the ones tested.
+// whole), grants, a view's pins, and lists. Each block read from its guide in docs/, so the
+// examples a user copies are the ones tested.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,6 @@ import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
 
-const README = new URL('../../README.md', import.meta.url).pathname;
 let t: TestSandbox;
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -33,11 +32,11 @@ after(async () => {
   await t.stop();
 });
 
-/** The ```sh blocks of the README section under `heading`, in order. */
-function blocks(heading: string): string[] {
-  const text = readFileSync(README, 'utf8');
+/** The ```sh blocks of the section of docs/`guide` under `heading`, in order. */
+function blocks(guide: string, heading: string): string[] {
+  const text = readFileSync(new URL(`../../docs/${guide}`, import.meta.url), 'utf8');
   const start = text.indexOf(heading);
-  assert.ok(start >= 0, `the README has ${heading}`);
+  assert.ok(start >= 0, `docs/${guide} has ${heading}`);
   const end = text.indexOf('\n## ', start + heading.length);
   const sub = text.indexOf('\n### ', start + heading.length);
   const stop = Math.min(end === -1 ? text.length : end, sub === -1 ? text.length : sub);
@@ -99,9 +98,9 @@ function start(script: string): Running {
   };
 }
 
-describe("the README's examples", () => {
+describe("the guides' examples", () => {
   it('Watching changes: each command watches until Ctrl-C (exit 130)', async () => {
-    const [commands] = blocks('### Watching changes: `watch`');
+    const [commands] = blocks('records.md', '## Watching changes: `watch`');
     const lines = commands!
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, '').trim())
@@ -117,7 +116,7 @@ describe("the README's examples", () => {
   });
 
   it('Watching changes: the script stops, and later reads on where it stopped', async () => {
-    const [, script] = blocks('### Watching changes: `watch`');
+    const [, script] = blocks('records.md', '## Watching changes: `watch`');
     const run = start(script!);
     await run.waitFor(/"to":15000/, 'the update made while nothing watched');
     run.signal('SIGINT');
@@ -146,7 +145,7 @@ describe("the README's examples", () => {
   });
 
   it('Grants', async () => {
-    const [script] = blocks('### Grants');
+    const [script] = blocks('records.md', '## Grants');
     const r = await runBlock(script!);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /share_level\tmetadata/);
@@ -154,7 +153,7 @@ describe("the README's examples", () => {
   });
 
   it('Views: pinned records first', async () => {
-    const [, script] = blocks('## Views: `ws views`');
+    const [, script] = blocks('views.md', '# Views: `ws views`');
     const r = await runBlock(script!);
     assert.equal(r.status, 0, r.stderr);
     // `ws views records … --limit 5`: name, amount, pinned; the two pinned rows first.
@@ -174,7 +173,7 @@ describe("the README's examples", () => {
   });
 
   it('Lists', async () => {
-    const [script] = blocks('## Lists: `ws lists`');
+    const [script] = blocks('lists.md', '# Lists: `ws lists`');
     const r = await runBlock(script!);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /template_id\tsales_deals/);

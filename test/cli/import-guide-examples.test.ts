@@ -1,5 +1,5 @@
-// The README's worked examples of `ws import` (the locale, look-up and dedupe rules), run
-// as printed: each ```sh block of the import section that a ```text block follows is run
+// The worked examples of `ws import` in docs/importing.md (the locale, look-up and dedupe
+// rules), run as printed: each ```sh block of the guide that a ```text block follows is run
 // by bash, with `ws` on PATH, in a directory of its own, against an emptied sandbox, and
 // its stdout must be the text block (CSV's \r\n read as line ends).
 import assert from 'node:assert/strict';
@@ -11,15 +11,16 @@ import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
 
-const README = new URL('../../README.md', import.meta.url).pathname;
+const GUIDE = new URL('../../docs/importing.md', import.meta.url).pathname;
 
-/** The (command, output) pairs of the README's import section. */
+/** The (command, output) pairs of the import guide. */
 function examples(): { script: string; output: string }[] {
-  const text = readFileSync(README, 'utf8');
-  const start = text.indexOf('## Importing CSV: `ws import`');
-  assert.ok(start >= 0, 'the README has the import section');
-  const end = text.indexOf('\n## ', start + 10);
-  const section = text.slice(start, end);
+  const text = readFileSync(GUIDE, 'utf8');
+  assert.ok(
+    text.startsWith('# Importing CSV: `ws import`'),
+    'docs/importing.md is the import guide',
+  );
+  const section = text;
   const block = '((?:(?!```)[\\s\\S])*)';
   const pair = new RegExp(`\`\`\`sh\\n${block}\`\`\`\\n\\n\`\`\`text\\n${block}\`\`\``, 'g');
   return [...section.matchAll(pair)].map((m) => ({
@@ -60,7 +61,7 @@ after(async () => {
   await t.stop();
 });
 
-describe("the README's examples of ws import", () => {
+describe('the examples of ws import (docs/importing.md)', () => {
   it('the locale, look-up and dedupe rules each have a worked example', () => {
     const scripts = examples().map((e) => e.script);
     assert.equal(scripts.length, 3);
@@ -70,12 +71,12 @@ describe("the README's examples of ws import", () => {
   });
 
   for (const [i, name] of ['locale', 'look-up', 'dedupe'].entries()) {
-    it(`the ${name} example prints what the README shows`, async () => {
+    it(`the ${name} example prints what the guide shows`, async () => {
       const example = examples()[i]!;
       t.sandbox.reset();
       const cwd = mkdtempSync(join(dir, 'example-'));
       const r = await bash(example.script, cwd, env);
-      // CSV rows end with \r\n; the README shows lines.
+      // CSV rows end with \r\n; the guide shows lines.
       assert.equal(r.stdout.replace(/\r\n/g, '\n'), example.output, r.stderr);
     });
   }

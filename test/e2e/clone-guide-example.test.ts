@@ -1,4 +1,4 @@
-// The README's example of `ws sandbox clone` ("A sandbox cloned from a workspace"), run as
+// The sandbox guide's example of `ws sandbox clone` (docs/sandbox.md) ("A sandbox cloned from a workspace"), run as
 // printed by bash with `ws` on PATH, against a sandbox with the demo data saved as profile
 // "prod": the snapshot it writes loads in a sandbox and holds the demo's records, and the
 // JSON summary says the requests spent were the least the listing needs.
@@ -12,18 +12,18 @@ import { startSandbox } from '../../src/sandbox/index.ts';
 import { sandboxProfile, startTestSandbox, writeProfiles } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
 
-const README = new URL('../../README.md', import.meta.url).pathname;
+const GUIDE = new URL('../../docs/sandbox.md', import.meta.url).pathname;
 
 function block(heading: string): string {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(GUIDE, 'utf8');
   const start = text.indexOf(heading);
-  assert.ok(start >= 0, `the README has ${heading}`);
+  assert.ok(start >= 0, `docs/sandbox.md has ${heading}`);
   const m = /```sh\n([\s\S]*?)```/.exec(text.slice(start));
   assert.ok(m, `a sh block under ${heading}`);
   return m[1]!;
 }
 
-test('the README example of ws sandbox clone runs as printed', async (t) => {
+test('the guide example of ws sandbox clone runs as printed', async (t) => {
   const src = await startTestSandbox({ seed: 'demo' });
   const dir = mkdtempSync(join(tmpdir(), 'ws-readme-clone-'));
   t.after(async () => {
@@ -36,7 +36,7 @@ test('the README example of ws sandbox clone runs as printed', async (t) => {
     `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
   );
   chmodSync(join(dir, 'ws'), 0o755);
-  const script = block('### A sandbox cloned from a workspace');
+  const script = block('## A sandbox cloned from a workspace');
   const child = spawn('bash', ['-e', '-c', script], {
     cwd: dir,
     env: wsEnv(src.configDir, { PATH: `${dir}:${process.env.PATH}` }),

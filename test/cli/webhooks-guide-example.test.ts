@@ -1,5 +1,5 @@
-// The README's worked example of webhooks ("A worked example: from an event to your
-// handler"), run as printed: its shell blocks are read from README.md and run by bash with
+// The worked example of webhooks in docs/webhooks.md ("A worked example: from an event to
+// your handler"), run as printed: its shell blocks are read from the guide and run by bash with
 // `ws` on PATH against a sandbox (only the handler's port 3000 is swapped for a free one).
 // So the example a user copies works: listen forwards to the handler, the automation made
 // with `ws automations create` fires on the deal moved to won, and the delivery is in listen's output, the
@@ -15,14 +15,14 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { BIN, wsEnv } from '../helpers/spawned.ts';
 import { freePort } from '../helpers/webhook-receiver.ts';
 
-const README = new URL('../../README.md', import.meta.url).pathname;
+const GUIDE = new URL('../../docs/webhooks.md', import.meta.url).pathname;
 
-/** The ```sh blocks of the README's worked example, in order. */
+/** The ```sh blocks of the guide's worked example, in order. */
 function exampleBlocks(): string[] {
-  const text = readFileSync(README, 'utf8');
-  const start = text.indexOf('### A worked example: from an event to your handler');
-  assert.ok(start >= 0, 'the README has the worked example');
-  const end = text.indexOf('\n### ', start + 10);
+  const text = readFileSync(GUIDE, 'utf8');
+  const start = text.indexOf('## A worked example: from an event to your handler');
+  assert.ok(start >= 0, 'docs/webhooks.md has the worked example');
+  const end = text.indexOf('\n## ', start + 10);
   const section = text.slice(start, end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
     m[1]!.replace(/^ {3}/gm, '').trim(),
@@ -90,7 +90,7 @@ after(async () => {
   await t.stop();
 });
 
-describe("the README's worked example of webhooks", () => {
+describe('the worked example of webhooks (docs/webhooks.md)', () => {
   it('runs as printed: from a deal moved to won to the handler and the delivery log', async () => {
     const blocks = exampleBlocks();
     assert.equal(blocks.length, 5, blocks.join('\n---\n'));
