@@ -30,7 +30,6 @@ interface ConfigShape {
 /** The directory ws keeps its files in: WS_CONFIG_DIR, else the platform's config directory. */
 export function configDir(env: Env): string {
   if (env.WS_CONFIG_DIR) return env.WS_CONFIG_DIR;
-  // node:os loads only where $HOME is not set.
   const home = env.HOME || homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'ws');
   if (process.platform === 'win32') {
