@@ -75,18 +75,7 @@ export function inWsWords(err: unknown): unknown {
   ) {
     return err;
   }
-  return new ApiError({
-    status: err.status,
-    ...(err.apiCode ? { code: err.apiCode } : {}),
-    message,
-    ...(err.requestId ? { requestId: err.requestId } : {}),
-    errors,
-    details: err.details,
-    method: err.method,
-    url: err.url,
-    ...(hint !== undefined ? { hint } : {}),
-    exitCode: err.exitCode,
-  });
+  return err.with({ message, hint, errors });
 }
 
 /**
@@ -108,18 +97,7 @@ export function withSources(
     creds.profile === undefined
       ? `${capitalized(which)} ${one ? 'was' : 'were'} used: check ${one ? 'it' : 'them'}.`
       : `${capitalized(which)} ${one ? 'was' : 'were'} used, overriding profile ${creds.profile}'s: check ${one ? 'it' : 'them'}, or unset ${fromEnv.join(' and ')} to use the profile's.`;
-  return new ApiError({
-    status: err.status,
-    ...(err.apiCode ? { code: err.apiCode } : {}),
-    message: err.message,
-    ...(err.requestId ? { requestId: err.requestId } : {}),
-    errors: err.errors,
-    details: err.details,
-    method: err.method,
-    url: err.url,
-    hint: err.hint === undefined ? hint : `${hint} ${err.hint}`,
-    exitCode: err.exitCode,
-  });
+  return err.with({ hint: err.hint === undefined ? hint : `${hint} ${err.hint}` });
 }
 
 function capitalized(text: string): string {
