@@ -16,8 +16,8 @@ export interface CommandContext {
    * Each noun's verbs load together from its `verbs.ts` when one of them runs, so the
    * command tree stays small and `ws --version` loads none of them; what is heavy
    * (conf, cli-table3, ora, @inquirer/prompts, yaml, csv-parse, the sandbox) is
-   * imported where it is used. One chunk per noun rather than per verb: every chunk is
-   * one more file for Node's ESM loader to read, compile and link (bench/startup.mjs).
+   * imported where it is used. One chunk per noun rather than per verb: the bundle's
+   * chunks are CommonJS files (scripts/build.mjs), each one more file to read and compile.
    */
   invoke<O>(cmd: Command, load: () => Promise<VerbModule<O>>, opts: O): Promise<void>;
 }

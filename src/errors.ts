@@ -154,6 +154,23 @@ export class ApiError extends WsError {
     this.method = init.method;
     this.url = init.url;
   }
+
+  /** The same answer, said otherwise: a new message, hint or field errors. */
+  with(said: { message?: string; hint?: string | undefined; errors?: FieldError[] }): ApiError {
+    const hint = 'hint' in said ? said.hint : this.hint;
+    return new ApiError({
+      status: this.status,
+      ...(this.apiCode ? { code: this.apiCode } : {}),
+      message: said.message ?? this.message,
+      ...(this.requestId ? { requestId: this.requestId } : {}),
+      errors: said.errors ?? this.errors,
+      details: this.details,
+      method: this.method,
+      url: this.url,
+      ...(hint !== undefined ? { hint } : {}),
+      exitCode: this.exitCode,
+    });
+  }
 }
 
 /** The exit-code table for API statuses. */

@@ -20,6 +20,7 @@
 import type { Automation, AutomationKind } from '../api/automations.ts';
 import { type AutomationType, objectType } from '../api/object-types.ts';
 import type { UsageError } from '../errors.ts';
+import { AutomationKind as AutomationKindEnum } from '../generated/enums.ts';
 import { formatSchema, get, openFile, type Reader } from '../schema/file.ts';
 import { closest } from '../util/suggest.ts';
 import type { Yaml } from '../util/yaml.ts';
@@ -70,7 +71,7 @@ const LINKEDIN_KEYS = [
   'send_as_user_id',
   'template_id',
 ] as const;
-const KINDS: readonly AutomationKind[] = ['update', 'lifecycle'];
+const KINDS: readonly AutomationKind[] = AutomationKindEnum;
 
 /** Reads one document's nodes into drafts. */
 class DraftReader {

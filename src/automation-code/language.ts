@@ -13,10 +13,10 @@
 // `amount:to>=1000` together mean "amount went from below 1000 to 1000 or more". A changeset
 // or state entry that these rules cannot write (two slugs in one entry, or a slug in two
 // entries) is written as a group of expressions (a list in a file).
-import { parseDuration } from '../commands/common/list-flags.ts';
 import { UsageError } from '../errors.ts';
 import { checkPath, SLUG, SLUG_PATH, type SlugContext } from '../query/slugs.ts';
 import { type Comparison, type Filter, formatComparison, parseWhereExpr } from '../query/where.ts';
+import { parseDuration } from '../util/time.ts';
 
 export type Side = 'from' | 'to';
 

@@ -19,7 +19,6 @@ import { definitionsFor } from '../schema/definitions.ts';
 import { workspaceDefinitions } from '../schema/load.ts';
 import { isUuid } from '../util/guards.ts';
 import { closest, didYouMean } from '../util/suggest.ts';
-import type { Draft } from './draft.ts';
 
 /** A name or id looked up: the id, or why not; `note` when it could not be checked. */
 export interface Resolved {
@@ -68,10 +67,19 @@ export function emptyNeeds(): Needs {
 
 const PATH_HEAD = new RegExp(`^\\s*(${SLUG}(?:\\.${SLUG})+)`);
 
+/** What addNeeds reads of a draft (draft.ts's Draft, which compiles against these look-ups). */
+export interface NeedingDraft {
+  readonly listId?: { readonly value: string | null } | undefined;
+  readonly where?:
+    | { readonly groups?: readonly { readonly items: readonly { readonly value: string }[] }[] }
+    | undefined;
+  readonly actions?: readonly { readonly type: string }[] | undefined;
+}
+
 /** Add what `draft` (on `type`, over the automation `base` for an update) needs to `needs`. */
 export function addNeeds(
   needs: Needs,
-  draft: Draft,
+  draft: NeedingDraft,
   type: string,
   base?: { list_id?: string | null; state?: { filter?: unknown[] } | null; actions?: unknown[] },
 ): void {

@@ -43,6 +43,7 @@ import {
   optionsShownOn,
   optionTable,
 } from '../filter/options.ts';
+import { ownValueOf, reachAlong } from '../filter/reach.ts';
 import { RecordObjectType } from '../generated/enums.ts';
 import type {
   AutomationProblem,
@@ -223,7 +224,7 @@ function compileSlugChange(
   const steps = resolver.resolve(slug, field, false);
   const def = steps?.[0];
   const read = (record: RecordData | null) =>
-    record === null ? undefined : def === undefined ? record.default[slug] : ownValue(def, record);
+    record === null ? undefined : ownValueOf(record, slug, def === undefined ? null : def.list_id);
   const spec = isObject(sides) ? sides : {};
   const tests = (side: 'from' | 'to') =>
     compileTests(resolver, def, spec[side], `${field}.${side}`, resolver.listId);
@@ -270,12 +271,8 @@ function compileStateCondition(
   if (steps.length === 1) {
     // The record's own value: read it directly, test it without an array.
     const each = allHold(tests);
-    const { slug } = steps[0]!;
-    const ownList = steps[0]!.list_id ?? null;
-    test =
-      ownList === null
-        ? (record) => each(record.default[slug])
-        : (record) => each(record.lists?.[ownList]?.[slug]);
+    const { slug, list_id: ownList } = steps[0]!;
+    test = (record) => each(ownValueOf(record, slug, ownList));
   } else {
     const comparisons = tests.map((t) => t.comparison);
     test = comparisons.some((c) => c === undefined)
@@ -337,38 +334,15 @@ function optionsOf(def: DefinitionData, listId: string | null): OptionSource {
   };
 }
 
-/** A record's own value of `def`: a workspace value, or a value of the definition's list. */
-function ownValue(def: DefinitionData, record: RecordData): unknown {
-  const listId = def.list_id ?? null;
-  return listId === null ? record.default[def.slug] : record.lists?.[listId]?.[def.slug];
-}
-
 /** The values a path reaches from a record: one per record reached (undefined when unset). */
 function reachOf(
   workspace: Workspace,
   steps: readonly DefinitionData[],
 ): (record: RecordData) => unknown[] {
-  const last = steps.length - 1;
-  const walk = (record: RecordData, i: number, out: unknown[]): void => {
-    const def = steps[i]!;
-    const value = i === 0 ? ownValue(def, record) : record.default[def.slug];
-    if (i === last) {
-      out.push(value);
-      return;
-    }
-    const target = referencedType(def.type);
-    const ids = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    for (const id of ids) {
-      if (typeof id !== 'string') continue;
-      const next = workspace.record(target, id);
-      if (next !== undefined) walk(next, i + 1, out);
-    }
-  };
-  return (record) => {
-    const out: unknown[] = [];
-    walk(record, 0, out);
-    return out;
-  };
+  return reachAlong(
+    steps.map((def) => ({ slug: def.slug, listId: def.list_id, target: referencedType(def.type) })),
+    (type, id) => workspace.record(type, id),
+  );
 }
 
 /** The object type a reference type points at: `ref_organization` → `organization`. */

@@ -2,8 +2,8 @@
 // the failed items as a short table for people on stderr.
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { routesInWsWords } from '../commands/common/api-words.ts';
 import { UsageError } from '../errors.ts';
+import { routesInWsWords } from '../route-commands.ts';
 import type { ItemResult } from './chunks.ts';
 
 /** One NDJSON line of a report: the item's position, id, status and error. */

@@ -7,11 +7,10 @@
 // sandbox saving its profile) never drop each other's changes. An empty file is a store
 // with no profiles.
 import { chmodSync, readFileSync } from 'node:fs';
-import type * as Os from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { WsError } from '../errors.ts';
 import type { Env } from '../io/streams.ts';
-import { builtin } from '../util/builtin.ts';
 import { withFileLock, writeFileAtomic } from '../util/file-lock.ts';
 
 export interface Profile {
@@ -31,8 +30,7 @@ interface ConfigShape {
 /** The directory ws keeps its files in: WS_CONFIG_DIR, else the platform's config directory. */
 export function configDir(env: Env): string {
   if (env.WS_CONFIG_DIR) return env.WS_CONFIG_DIR;
-  // node:os loads only where $HOME is not set.
-  const home = env.HOME || builtin<typeof Os>('node:os').homedir();
+  const home = env.HOME || homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'ws');
   if (process.platform === 'win32') {
     return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'ws', 'Config');

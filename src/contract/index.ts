@@ -15,7 +15,6 @@ import type {
   RequestParts,
   ResponseCheckOptions,
   ResponseParts,
-  RouteMatch,
 } from './types.ts';
 
 export type {
@@ -24,7 +23,6 @@ export type {
   RequestParts,
   ResponseCheckOptions,
   ResponseParts,
-  RouteMatch,
 } from './types.ts';
 
 type Obj = Record<string, unknown>;
@@ -42,13 +40,6 @@ interface OperationInfo {
   path: string;
   pathItem: Obj;
   op: Obj;
-}
-
-interface Template {
-  path: string;
-  segments: string[];
-  /** Upper-case method to operationId. */
-  methods: Map<string, string>;
 }
 
 interface RequestValidator {
@@ -163,7 +154,6 @@ function fieldPath(prefix: readonly string[], data: unknown, pointer: string): s
 class LoadedContract implements Contract {
   private readonly doc: Obj;
   private readonly ops = new Map<string, OperationInfo>();
-  private readonly templates: Template[] = [];
   private ajvInstance: Ajv2020 | undefined;
   private readonly requestValidators = new Map<string, RequestValidator>();
   private readonly bodyValidators = new Map<string, ValidateFunction>();
@@ -174,7 +164,6 @@ class LoadedContract implements Contract {
     const paths = isPlainObject(doc.paths) ? doc.paths : {};
     for (const [path, rawItem] of Object.entries(paths)) {
       const pathItem = deref<Obj>(doc, rawItem);
-      const methods = new Map<string, string>();
       for (const method of METHODS) {
         const op = pathItem[method];
         if (!isPlainObject(op) || typeof op.operationId !== 'string') continue;
@@ -189,9 +178,7 @@ class LoadedContract implements Contract {
           throw new Error(`contract: duplicate operationId ${info.operationId}`);
         }
         this.ops.set(info.operationId, info);
-        methods.set(info.method, info.operationId);
       }
-      this.templates.push({ path, segments: path.split('/').slice(1), methods });
     }
   }
 
@@ -202,55 +189,6 @@ class LoadedContract implements Contract {
   operation(operationId: string): { method: string; path: string } | undefined {
     const info = this.ops.get(operationId);
     return info ? { method: info.method, path: info.path } : undefined;
-  }
-
-  match(method: string, pathname: string): RouteMatch | undefined {
-    const q = pathname.indexOf('?');
-    const segments = (q >= 0 ? pathname.slice(0, q) : pathname).split('/').slice(1);
-    let best: { template: Template; rank: string } | undefined;
-    for (const template of this.templates) {
-      if (template.segments.length !== segments.length) continue;
-      let rank = '';
-      let ok = true;
-      for (let i = 0; i < segments.length && ok; i++) {
-        const part = template.segments[i]!;
-        if (part.startsWith('{')) {
-          ok = segments[i] !== '';
-          rank += '0';
-        } else {
-          ok = part === segments[i];
-          rank += '1';
-        }
-      }
-      if (!ok) continue;
-      // Most literal segments first; among equals, the earliest literal segment wins.
-      const score = String(rank.replace(/0/g, '').length).padStart(3, '0') + rank;
-      if (!best || score > best.rank) best = { template, rank: score };
-    }
-    if (!best) return undefined;
-    const { template } = best;
-    const upper = method.toUpperCase();
-    const operationId = template.methods.get(upper);
-    if (!operationId) {
-      return {
-        kind: 'method_not_allowed',
-        path: template.path,
-        allow: [...template.methods.keys()],
-      };
-    }
-    const params: Record<string, string> = {};
-    template.segments.forEach((part, i) => {
-      if (!part.startsWith('{')) return;
-      const raw = segments[i]!;
-      let value = raw;
-      try {
-        value = decodeURIComponent(raw);
-      } catch {
-        // A malformed escape stays as sent; validation reports what it makes of it.
-      }
-      params[part.slice(1, -1)] = value;
-    });
-    return { kind: 'operation', operationId, method: upper, path: template.path, params };
   }
 
   validateRequest(operationId: string, req: RequestParts): FieldError[] {

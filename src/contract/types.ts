@@ -36,26 +36,6 @@ export interface ResponseCheckOptions {
   headers?: boolean;
 }
 
-/** What `Contract.match` found for a method and URL path. */
-export type RouteMatch =
-  | {
-      kind: 'operation';
-      operationId: string;
-      /** Upper-case HTTP method. */
-      method: string;
-      /** OpenAPI path template, e.g. '/v2/prism/{teamId}/{objectType}/{id}'. */
-      path: string;
-      /** Path parameters, percent-decoded, keyed by their OpenAPI names (not yet validated). */
-      params: Record<string, string>;
-    }
-  | {
-      /** The path exists but not with this method (answer 405 with an Allow header). */
-      kind: 'method_not_allowed';
-      path: string;
-      /** Upper-case methods the path does support. */
-      allow: string[];
-    };
-
 export interface Contract {
   /** Operation ids the document defines. */
   operationIds(): string[];
@@ -72,13 +52,6 @@ export interface Contract {
     res: ResponseParts,
     options?: ResponseCheckOptions,
   ): string[];
-  /**
-   * The operation a request addresses, by structure only: literal segments beat templated ones
-   * (leftmost first), so `/v2/prism/{teamId}/imports/{jobId}` wins over the record routes.
-   * Parameter values are not checked here (validateRequest does that, so a bad enum value is a 400,
-   * not a 404). Undefined when no path template matches (404). `pathname` may carry a query string.
-   */
-  match(method: string, pathname: string): RouteMatch | undefined;
   /**
    * Problems of a value against one of the document's schemas (components.schemas[name]),
    * empty when it matches: what travels outside HTTP answers (the realtime stream's messages).

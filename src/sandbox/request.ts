@@ -3,6 +3,7 @@
 // a path names, and the list a body names (list_id or its deprecated name crm_id). Handlers import these from here, never from another resource's handlers.
 
 import { isUuid } from '../util/guards.ts';
+import { fingerprintOf, readCursor, writeCursor } from './cursor.ts';
 import { invalidRequest, notFound } from './errors.ts';
 import { BULK_TYPES, isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
 import type { PathContext, RequestContext } from './resource.ts';
@@ -109,16 +110,36 @@ export function listScope(body: Record<string, unknown>, at = 'body'): string | 
 }
 
 /**
- * Where a page of a listing starts: the `cursor` (read by `decode`), which wins, or the
- * 1-based `page` (deprecated in the API, still sent by clients) times `limit`; else 0.
+ * One page of a listing paged by offset, as `{ data, has_more, next_cursor }`: `limit` from
+ * the query (50 by default), the start from the `cursor`, which wins, or the 1-based `page`
+ * (deprecated in the API, still sent by clients). `listing` is what decides the items (a
+ * cursor of another listing is refused); `differs` says what sets one apart, for that error.
  */
-export function pageOffset(
+export function offsetPage<T>(
   ctx: RequestContext,
-  limit: number,
-  decode: (cursor: string | undefined) => number,
-): number {
+  items: readonly T[],
+  listing: Readonly<Record<string, unknown>>,
+  differs: string,
+): { data: T[]; has_more: boolean; next_cursor: string | null } {
+  const limit = Number(queryValue(ctx, 'limit') ?? 50);
+  const fingerprint = fingerprintOf(listing);
   const cursor = queryValue(ctx, 'cursor');
-  if (cursor !== undefined) return decode(cursor);
   const page = queryValue(ctx, 'page');
-  return page === undefined ? 0 : (Number(page) - 1) * limit;
+  const offset =
+    cursor !== undefined
+      ? readCursor(cursor, fingerprint, {
+          field: 'query.cursor',
+          position: { o: { min: 0 } },
+          listing: 'listing',
+          differs,
+        }).o
+      : page === undefined
+        ? 0
+        : (Number(page) - 1) * limit;
+  const hasMore = offset + limit < items.length;
+  return {
+    data: items.slice(offset, offset + limit),
+    has_more: hasMore,
+    next_cursor: hasMore ? writeCursor({ o: offset + limit }, fingerprint) : null,
+  };
 }

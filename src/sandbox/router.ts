@@ -95,9 +95,10 @@ export class Router<R> {
 
   /**
    * Match decoded path segments (see splitPath). The most specific template wins: the one
-   * with the most literal segments, then the one whose first literal comes earliest (the
-   * contract's rule, so both agree on which operation a path addresses). Its methods
-   * decide: the request's method, '*', or for HEAD the GET route; else method_not_allowed.
+   * with the most literal segments, then the one whose first literal comes earliest (so
+   * `/v2/prism/{teamId}/imports/{jobId}` wins over the record routes; the contract's tests
+   * route every operation of openapi.json through it). Its methods decide: the request's
+   * method, '*', or for HEAD the GET route; else method_not_allowed.
    */
   match(method: string, segments: readonly string[]): MatchResult<R> {
     const candidates: Candidate<R>[] = [];

@@ -1,6 +1,7 @@
-// A built-in module loaded where it is first needed, synchronously:
-// process.getBuiltinModule (Node 20.16+) gives the module require() gives. The bundle is
-// CommonJS, and an import() of a built-in left in it would start Node's ES module loader.
+// A built-in module loaded where it is first needed (node:http and node:zlib, which a
+// command that sends no request never loads), synchronously: process.getBuiltinModule gives
+// the module require() gives. The bundle is CommonJS (scripts/build.mjs), where rollup would
+// leave an import() of a built-in as it is, and that would load Node's ES module loader.
 
 export function builtin<T>(name: `node:${string}`): T {
   return process.getBuiltinModule(name) as T;

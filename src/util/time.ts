@@ -42,3 +42,24 @@ export function formatDuration(ms: number): string {
 export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * A duration in milliseconds: `30m`, `2h`, `7d`, `1w`, `1h30m` (units s, m, h, d, w, any
+ * case; `0s` is 0); undefined when the text is not one. The reader of --since, of other flags
+ * that take a duration (`ws automations create --wait 2h`), and of automation files' waits.
+ */
+export function parseDuration(text: string): number | undefined {
+  if (!/^(\d+[smhdw])+$/i.test(text)) return undefined;
+  let ms = 0;
+  for (const [, n, unit] of text.matchAll(/(\d+)([smhdw])/gi))
+    ms += Number(n) * UNIT_MS[unit!.toLowerCase()]!;
+  return Number.isSafeInteger(ms) ? ms : undefined;
+}

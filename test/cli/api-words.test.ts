@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { routesInWsWords } from '../../src/commands/common/api-words.ts';
+import { routesInWsWords } from '../../src/route-commands.ts';
 import { recordsOf } from '../../src/sandbox/index.ts';
 import { UNKNOWN_ID, useRecordsSandbox } from './records-fixture.ts';
 

@@ -146,6 +146,11 @@ describe('lists', () => {
       'page (deprecated) still pages',
     );
     assert.equal((await api.req('GET', 'lists?cursor=nope')).status, 400);
+    const viewsCursor = (await api.req('GET', 'action/views?limit=1')).body.next_cursor;
+    assert.ok(viewsCursor, "the lists' action views span two pages");
+    const foreign = await api.req('GET', `lists?limit=2&cursor=${viewsCursor}`);
+    assert.equal(foreign.status, 400);
+    assert.equal(foreign.body.error.errors[0].code, 'cursor_mismatch');
     assert.equal((await api.req('GET', 'lists?limit=51')).status, 400);
     const missing = await api.req('GET', `lists/${crypto.randomUUID()}`);
     assert.equal(missing.status, 404);

@@ -403,6 +403,16 @@ describe('views: patch, list, delete', () => {
 
     assertError(await http.get('deal/views?cursor=bogus'), 400, 'invalid_request', 'query.cursor');
     assertError(await http.get('deal/views?limit=51'), 400, 'invalid_request', 'query.limit');
+    // A cursor is good only for the listing that gave it out, as the records' are.
+    const next = (await http.get('deal/views?limit=2')).body.next_cursor as string;
+    for (const other of [`deal/views?list_id=${LIST_A}&cursor=`, 'organization/views?cursor=']) {
+      const refused = await http.get(`${other}${next}`);
+      assertError(refused, 400, 'invalid_request', 'query.cursor');
+      assert.equal(refused.body.error.errors[0].code, 'cursor_mismatch', refused.text);
+    }
+    const listsCursor = Buffer.from(JSON.stringify({ lists: 2 })).toString('base64url');
+    const forged = await http.get(`deal/views?cursor=${listsCursor}`);
+    assert.equal(forged.body.error.errors[0].code, 'invalid_cursor', forged.text);
   });
 
   test('delete (extension): 204, then 404', async (t) => {

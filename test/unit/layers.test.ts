@@ -1,8 +1,12 @@
-// src/api/ is the HTTP layer: the client and thin typed calls over it. It must not reach up
-// into what is built on it (commands, import, output, config, schema, the factory, ...), so
-// this reads the imports of every file in src/api/ and checks each against what is welcome.
+// Imports run down, never up. src/api/ is the HTTP layer: the client and thin typed calls
+// over it; it must not reach up into what is built on it (commands, import, output, config,
+// schema, the factory, ...). src/commands/ is the top: nothing below it (all of src/ but the
+// entry point and the command tree) imports a command's file, and a noun's files import their
+// own noun, src/commands/common/ and the layers below, never another noun's files (logic two
+// nouns share moves down to where both can import it). This reads the imports of every file
+// and checks each against what is welcome.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -28,6 +32,38 @@ function below(path: string, list: readonly string[]): boolean {
   return list.some((w) => (w.endsWith('/') ? path.startsWith(w) : path === w));
 }
 
+/** Every .ts and .tsx file below `dir`, as paths below src/. */
+function sourcesBelow(dir: string): string[] {
+  return readdirSync(join(src, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(src, path)).isDirectory()) return sourcesBelow(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** The relative imports of a file below src/, as paths below src/. */
+function importedBy(file: string): { target: string; spec: string }[] {
+  return importsOf(readFileSync(join(src, file), 'utf8'))
+    .filter(({ spec }) => spec.startsWith('.'))
+    .map(({ spec }) => ({ spec, target: relative(src, join(src, dirname(file), spec)) }));
+}
+
+/** What may import a command's files: the entry point and the command tree. */
+const ABOVE_COMMANDS = ['main.ts', 'root.ts'];
+
+/**
+ * Crossings between nouns not yet moved down, each as `from -> to`: what
+ * src/commands/records/shared.ts and src/commands/webhooks/shared.ts hold for other nouns
+ * (record ids and --set/--data bodies; finding a webhook and checking its address).
+ * The test fails when one is gone, so that the list only shrinks.
+ */
+const NOT_YET_MOVED = [
+  'commands/automations/test.ts -> commands/records/shared.ts',
+  'commands/deliveries/replay.ts -> commands/webhooks/shared.ts',
+  'commands/deliveries/shared.ts -> commands/webhooks/shared.ts',
+  'commands/views/pins.ts -> commands/records/shared.ts',
+];
+
 describe('layers', () => {
   it('src/api/ imports nothing above the HTTP layer', () => {
     const files = readdirSync(apiDir).filter((f) => f.endsWith('.ts'));
@@ -46,6 +82,45 @@ describe('layers', () => {
     }
     assert.ok(relativeImports > 10, `the imports of src/api/ are found (${relativeImports})`);
     assert.deepEqual(unwelcome, []);
+  });
+
+  it('nothing below src/commands/ imports a command', () => {
+    const files = readdirSync(src)
+      .filter((d) => d !== 'commands' && d !== 'generated')
+      .flatMap((d) => (statSync(join(src, d)).isDirectory() ? sourcesBelow(d) : [d]))
+      .filter((f) => /\.tsx?$/.test(f) && !ABOVE_COMMANDS.includes(f));
+    assert.ok(files.length > 200, `src/ is read (${files.length} files)`);
+    const upward = files.flatMap((file) =>
+      importedBy(file)
+        .filter(({ target }) => target.startsWith('commands/'))
+        .map(({ spec }) => `src/${file} imports ${spec}`),
+    );
+    assert.deepEqual(upward, []);
+  });
+
+  it("a noun's commands import their own noun, common/ and the layers below", () => {
+    const files = sourcesBelow('commands');
+    const crossings: string[] = [];
+    for (const file of files) {
+      const noun = file.split('/')[1];
+      if (noun === 'common' || !file.includes('/', 'commands/'.length)) continue;
+      for (const { target } of importedBy(file)) {
+        const [top, other] = target.split('/');
+        if (top === 'commands' && other !== noun && other !== 'common')
+          crossings.push(`${file} -> ${target}`);
+      }
+    }
+    assert.ok(files.length > 150, `src/commands/ is read (${files.length} files)`);
+    assert.deepEqual(
+      crossings.filter((c) => !NOT_YET_MOVED.includes(c)),
+      [],
+      "a noun's command reaches into another noun's files",
+    );
+    assert.deepEqual(
+      NOT_YET_MOVED.filter((c) => !crossings.includes(c)),
+      [],
+      'a crossing listed as not yet moved is gone: take it off the list',
+    );
   });
 
   it('the import reader sees what it must judge', () => {

@@ -47,16 +47,7 @@ export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
             : which === 'key'
               ? `Checked ${who}. The key is wrong: generate a new one in the workspace settings (API section).`
               : `Checked ${who}. Check the team id, or generate a new key in the workspace settings (API section).`;
-      throw new ApiError({
-        status: err.status,
-        ...(err.apiCode ? { code: err.apiCode } : {}),
-        message: err.message,
-        ...(err.requestId ? { requestId: err.requestId } : {}),
-        errors: err.errors,
-        method: err.method,
-        url: err.url,
-        hint,
-      });
+      throw err.with({ hint });
     }
     throw err;
   }

@@ -239,7 +239,7 @@ export async function run(opts: TestOptions, deps: Deps): Promise<void> {
   }
 
   const needs = emptyNeeds();
-  addNeeds(needs, { source: { kind: 'flag', flag: '' } }, type, automation);
+  addNeeds(needs, {}, type, automation);
   const lookups = await loadLookups(deps, needs, false);
   const defs = lookups.workspace();
   const reached = await referencedRecords(deps, automation, type, [before, after], (t, l) =>

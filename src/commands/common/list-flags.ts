@@ -3,6 +3,7 @@
 // every noun that lists: records today, automation runs and webhook deliveries next.
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.ts';
+import { parseDuration } from '../../util/time.ts';
 import { collect, type Flags } from './flags.ts';
 
 /** How a noun's items are named in help: `{ one: 'record', many: 'records' }`. */
@@ -68,27 +69,6 @@ export function sinceFlag(cmd: Command, items: ItemNames): Command {
 export function sinceOption(f: Flags): Since | undefined {
   const value = f.string('--since');
   return value === undefined ? undefined : parseSince('--since', value);
-}
-
-const UNIT_MS: Record<string, number> = {
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-};
-
-/**
- * A duration in milliseconds: `30m`, `2h`, `7d`, `1w`, `1h30m` (units s, m, h, d, w, any
- * case; `0s` is 0); undefined when the text is not one. The reader of --since, and of other
- * flags that take a duration (`ws automations create --wait 2h`).
- */
-export function parseDuration(text: string): number | undefined {
-  if (!/^(\d+[smhdw])+$/i.test(text)) return undefined;
-  let ms = 0;
-  for (const [, n, unit] of text.matchAll(/(\d+)([smhdw])/gi))
-    ms += Number(n) * UNIT_MS[unit!.toLowerCase()]!;
-  return Number.isSafeInteger(ms) ? ms : undefined;
 }
 
 /** A date, optionally with a time (minutes, seconds, fractions) and a zone (else local time). */

@@ -187,14 +187,5 @@ function refusal(err: ApiError, creds: ClientCredentials, skip: string): WsError
         hint: `Check --base-url: the address of the API, without /v2. ${skip}`,
       },
     );
-  return new ApiError({
-    status: err.status,
-    ...(err.apiCode ? { code: err.apiCode } : {}),
-    message: err.message,
-    ...(err.requestId ? { requestId: err.requestId } : {}),
-    errors: err.errors,
-    method: err.method,
-    url: err.url,
-    hint: `${err.hint ?? ''} ${skip}`.trim(),
-  });
+  return err.with({ hint: `${err.hint ?? ''} ${skip}`.trim() });
 }

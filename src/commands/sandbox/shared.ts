@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../../util/process.ts';
 
 /** What a detached sandbox leaves in the config directory. */
 export interface PidFile {
@@ -17,15 +18,6 @@ export function pidPath(dir: string): string {
 
 export function logPath(dir: string): string {
   return join(dir, 'sandbox.log');
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The running detached sandbox, if any; a stale pid file is removed. */

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import { WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { isAlive } from '../../util/process.ts';
 import { sleep } from '../../util/time.ts';
-import { isAlive, pidPath, readPidFile } from './shared.ts';
+import { pidPath, readPidFile } from './shared.ts';
 
 export type StopOptions = Record<string, never>;
 

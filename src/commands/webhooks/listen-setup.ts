@@ -8,7 +8,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { deleteWebhook, listWebhooks, type Webhook } from '../../api/webhooks.ts';
 import { ApiError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { isAlive } from '../sandbox/shared.ts';
+import { isAlive } from '../../util/process.ts';
 
 const PREFIX = 'ws-listen-';
 

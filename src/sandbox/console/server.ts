@@ -19,6 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorBody, SandboxError } from '../errors.ts';
+import { Router, splitPath } from '../router.ts';
 import { newRequestId, type PathOwner } from '../server.ts';
 import * as api from './api.ts';
 import { ConsoleAuth, hostChecker } from './security.ts';
@@ -117,39 +118,39 @@ const APP_PAGE = page(
   `<script type="module" src="${PREFIX}/assets/app.js"></script>\n`,
 );
 
-interface Route {
-  method: 'GET' | 'POST';
-  path: RegExp;
-  /** `m`: the path's parts the pattern captured, decoded (m[1], m[2]). */
-  run: (c: api.ConsoleContext, m: readonly string[], q: api.Query, body: unknown) => unknown;
-}
+type Run = (
+  c: api.ConsoleContext,
+  params: Readonly<Record<string, string>>,
+  q: api.Query,
+  body: unknown,
+) => unknown;
 
-const ROUTES: Route[] = [
-  { method: 'GET', path: /^activity$/, run: (c, _m, q) => api.activity(c, q) },
-  { method: 'GET', path: /^overview$/, run: (c) => api.overview(c) },
-  { method: 'GET', path: /^records$/, run: (c) => api.recordTypes(c) },
-  { method: 'GET', path: /^records\/([^/]+)\/schema$/, run: (c, m) => api.schema(c, m[1]!) },
-  { method: 'GET', path: /^records\/([^/]+)$/, run: (c, m, q) => api.records(c, m[1]!, q) },
-  {
-    method: 'GET',
-    path: /^records\/([^/]+)\/([^/]+)$/,
-    run: (c, m) => api.record(c, m[1]!, m[2]!),
-  },
-  { method: 'GET', path: /^automations$/, run: (c) => api.automations(c) },
-  { method: 'GET', path: /^runs$/, run: (c, _m, q) => api.runs(c, q) },
-  { method: 'GET', path: /^runs\/([^/]+)$/, run: (c, m) => api.run(c, m[1]!) },
-  { method: 'GET', path: /^outbox$/, run: (c, _m, q) => api.outbox(c, q) },
-  { method: 'GET', path: /^webhooks$/, run: (c) => api.webhooks(c) },
-  { method: 'GET', path: /^deliveries$/, run: (c, _m, q) => api.deliveries(c, q) },
-  { method: 'GET', path: /^deliveries\/([^/]+)$/, run: (c, m) => api.delivery(c, m[1]!) },
-  { method: 'POST', path: /^deliveries\/([^/]+)\/resend$/, run: (c, m) => api.resend(c, m[1]!) },
-  { method: 'GET', path: /^requests$/, run: (c, _m, q) => api.requests(c, q) },
-  { method: 'GET', path: /^requests\/([^/]+)$/, run: (c, m) => api.request(c, m[1]!) },
-  { method: 'GET', path: /^controls$/, run: (c) => api.controls(c) },
-  { method: 'POST', path: /^faults$/, run: (c, _m, _q, b) => api.setFaults(c, b) },
-  { method: 'POST', path: /^clock\/advance$/, run: (c, _m, _q, b) => api.advance(c, b) },
-  { method: 'POST', path: /^reset$/, run: (c, _m, _q, b) => api.reset(c, b) },
+/** The console's data, below /__sandbox/console/api/ (templates as src/sandbox/router.ts reads them). */
+const ROUTES: [method: 'GET' | 'POST', template: string, run: Run][] = [
+  ['GET', '/activity', (c, _p, q) => api.activity(c, q)],
+  ['GET', '/overview', (c) => api.overview(c)],
+  ['GET', '/records', (c) => api.recordTypes(c)],
+  ['GET', '/records/{type}/schema', (c, p) => api.schema(c, p['type']!)],
+  ['GET', '/records/{type}', (c, p, q) => api.records(c, p['type']!, q)],
+  ['GET', '/records/{type}/{id}', (c, p) => api.record(c, p['type']!, p['id']!)],
+  ['GET', '/automations', (c) => api.automations(c)],
+  ['GET', '/runs', (c, _p, q) => api.runs(c, q)],
+  ['GET', '/runs/{id}', (c, p) => api.run(c, p['id']!)],
+  ['GET', '/outbox', (c, _p, q) => api.outbox(c, q)],
+  ['GET', '/webhooks', (c) => api.webhooks(c)],
+  ['GET', '/deliveries', (c, _p, q) => api.deliveries(c, q)],
+  ['GET', '/deliveries/{id}', (c, p) => api.delivery(c, p['id']!)],
+  ['POST', '/deliveries/{id}/resend', (c, p) => api.resend(c, p['id']!)],
+  ['GET', '/requests', (c, _p, q) => api.requests(c, q)],
+  ['GET', '/requests/{id}', (c, p) => api.request(c, p['id']!)],
+  ['GET', '/controls', (c) => api.controls(c)],
+  ['POST', '/faults', (c, _p, _q, b) => api.setFaults(c, b)],
+  ['POST', '/clock/advance', (c, _p, _q, b) => api.advance(c, b)],
+  ['POST', '/reset', (c, _p, _q, b) => api.reset(c, b)],
 ];
+
+const router = new Router<Run>();
+for (const [method, template, run] of ROUTES) router.add(method, template, run);
 
 export class ConsoleServer implements PathOwner {
   readonly auth: ConsoleAuth;
@@ -283,18 +284,10 @@ export class ConsoleServer implements PathOwner {
       return;
     }
     const q: Record<string, string> = Object.fromEntries(url.searchParams);
-    for (const route of ROUTES) {
-      const m = route.path.exec(name);
-      if (m === null) continue;
-      if (route.method !== method) continue;
+    const found = router.match(method, splitPath(`/${name}`));
+    if (found.kind === 'found') {
       const body = method === 'POST' ? await readJson(req) : undefined;
-      let decoded: string[];
-      try {
-        decoded = [...m].map((part) => decodeURIComponent(part ?? ''));
-      } catch {
-        throw new SandboxError(400, 'invalid_request', `${path} is not valid percent-encoding.`);
-      }
-      this.json(res, 200, route.run(this.ctx, decoded, q, body));
+      this.json(res, 200, found.route(this.ctx, found.params, q, body));
       return;
     }
     req.resume();

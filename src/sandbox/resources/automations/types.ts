@@ -2,14 +2,18 @@
 // version for the etag), their runs (a firing and its steps), and the contact views that
 // email and LinkedIn steps read their recipients from.
 
-import type { ActionItem, Changeset, StateFilter, Trigger } from '../../../automations/types.ts';
+import type {
+  ActionItem,
+  AutomationKind,
+  Changeset,
+  StateFilter,
+  Trigger,
+} from '../../../automations/types.ts';
 import type { WriteSource } from '../records/events.ts';
 import type { StoredRecord } from '../records/types.ts';
 
 type Values = StoredRecord['default'];
 type Lists = StoredRecord['lists'];
-
-export type AutomationKind = 'update' | 'lifecycle';
 
 /** A triggered automation; replaced whole (never changed in place) by a PUT. */
 export interface StoredAutomation {

@@ -26,7 +26,8 @@ import {
   type OptionSource,
   textOf,
 } from '../../../filter/compare.ts';
-import { isPlainObject, own } from '../../../util/guards.ts';
+import { ownValueOf, reachAlong } from '../../../filter/reach.ts';
+import { isPlainObject } from '../../../util/guards.ts';
 import type { ObjectType } from '../../object-types.ts';
 import {
   fieldProblem,
@@ -66,9 +67,7 @@ function directOf(
 ): ((record: Readonly<StoredRecord>) => unknown) | undefined {
   if (steps.length !== 1) return undefined;
   const { slug, list_id: listId } = steps[0]!.def;
-  return listId === null
-    ? (record) => own(record.default, slug)
-    : (record) => own(own(record.lists, listId), slug);
+  return (record) => ownValueOf(record, slug, listId);
 }
 
 /**
@@ -96,29 +95,10 @@ function someValue(steps: readonly PathStep[], test: (value: unknown) => boolean
 
 function reachOf(steps: readonly PathStep[]): Reach {
   const records = recordsOf(steps[0]!.scope.store);
-  const last = steps.length - 1;
-  const walk = (record: Readonly<StoredRecord>, i: number, out: unknown[]): void => {
-    const { def } = steps[i]!;
-    const values =
-      i === 0 && def.list_id !== null ? own(record.lists, def.list_id) : record.default;
-    const value = own(values, def.slug);
-    if (i === last) {
-      out.push(value);
-      return;
-    }
-    const target = referenceTarget(def)!;
-    const ids = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    for (const id of ids) {
-      if (typeof id !== 'string') continue;
-      const next = records.get(target, id);
-      if (next !== undefined) walk(next, i + 1, out);
-    }
-  };
-  return (record) => {
-    const out: unknown[] = [];
-    walk(record, 0, out);
-    return out;
-  };
+  return reachAlong(
+    steps.map(({ def }) => ({ slug: def.slug, listId: def.list_id, target: referenceTarget(def) })),
+    (type, id) => records.get(type as ObjectType, id),
+  );
 }
 
 /** The options a select operand of `step` may name: those its definition shows in its scope. */

@@ -3,10 +3,10 @@
 //
 //   runQuery(store, teamId, 'deal', { filter, sort, select, limit, cursor }) → PageResult
 //
-// Pagination is by offset, carried in an opaque cursor: base64url of JSON
-// `{ v: 1, o: offset, l: limit, q: fingerprint }`, where the fingerprint hashes what decides
-// the result set and its order (type, filter, combinator, sort, list, deleted, ids). A cursor
-// handed to another query is refused with 400. A cursor fixes the page size it was issued
+// Pagination is by offset, carried in an opaque cursor (src/sandbox/cursor.ts) of
+// `{ o: offset, l: limit }` and a fingerprint of what decides the result set and its order
+// (type, filter, combinator, sort, list, deleted, ids). A cursor handed to another query is
+// refused with 400. A cursor fixes the page size it was issued
 // with; `page` (1-based) is the older way to the same offsets.
 //
 // Performance (results.ts): an unsorted first page without a total scans only up to the end
@@ -14,10 +14,7 @@
 // per fingerprint and brought up to date after writes from the records' change log; a sorted
 // page near the start of a set just computed comes from a bounded heap, not a full sort.
 
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../util/canonical-json.ts';
-import { isPlainObject } from '../../../util/guards.ts';
-import { invalidRequest } from '../../errors.ts';
+import { fingerprintOf, readCursor, writeCursor } from '../../cursor.ts';
 import type { ObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
 import { fieldProblem, type Scope } from '../properties/scope.ts';
@@ -117,7 +114,12 @@ export function runQuery(
   let limit = checkInteger(spec.limit, name('limit'), 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
   let offset = 0;
   if (spec.cursor !== undefined) {
-    ({ offset, limit } = decodeCursor(spec.cursor, compiled.fingerprint, name('cursor')));
+    ({ o: offset, l: limit } = readCursor(spec.cursor, compiled.fingerprint, {
+      field: name('cursor'),
+      position: { o: { min: 0 }, l: { min: 1, max: MAX_LIMIT } },
+      listing: 'query',
+      differs: 'a different filter, sort, list, deleted or id set',
+    }));
   } else {
     const page = checkInteger(spec.page, name('page'), 1, Number.MAX_SAFE_INTEGER);
     if (page !== undefined) offset = (page - 1) * limit;
@@ -134,7 +136,7 @@ export function runQuery(
     })),
     has_more: window.hasMore,
     next_cursor: window.hasMore
-      ? encodeCursor({ offset: offset + limit, limit, fingerprint: compiled.fingerprint })
+      ? writeCursor({ o: offset + limit, l: limit }, compiled.fingerprint)
       : null,
   };
   if (window.total !== undefined) result.total = window.total;
@@ -235,22 +237,17 @@ function compile(
   const pinnedSet = new Set(pinned);
   const keep: Predicate =
     pinnedSet.size === 0 ? matches : (record) => !pinnedSet.has(record.id) && matches(record);
-  const fingerprint = createHash('sha256')
-    .update(
-      canonicalJson({
-        team: scope.teamId,
-        type: scope.type,
-        filter: spec.filter ?? [],
-        combinator,
-        sort: spec.sort ?? [],
-        list_id: listId,
-        deleted: spec.deleted === true,
-        ids: ids === undefined ? null : [...new Set(ids)].sort(),
-        ...(pinned.length === 0 ? {} : { pinned }),
-      }),
-    )
-    .digest('base64url')
-    .slice(0, 16);
+  const fingerprint = fingerprintOf({
+    team: scope.teamId,
+    type: scope.type,
+    filter: spec.filter ?? [],
+    combinator,
+    sort: spec.sort ?? [],
+    list_id: listId,
+    deleted: spec.deleted === true,
+    ids: ids === undefined ? null : [...new Set(ids)].sort(),
+    ...(pinned.length === 0 ? {} : { pinned }),
+  });
   return { scope, keep, matches, sort, deleted: spec.deleted === true, reached, fingerprint };
 }
 
@@ -270,53 +267,4 @@ function checkInteger(value: unknown, field: string, min: number, max: number): 
   const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min} to ${max}`;
   const code = typeof value !== 'number' ? 'type' : value > max ? 'maximum' : 'minimum';
   throw fieldProblem(field, code, `must be an integer ${range}, got ${JSON.stringify(value)}.`);
-}
-
-// ---------------------------------------------------------------- cursors
-
-interface CursorState {
-  offset: number;
-  limit: number;
-  fingerprint: string;
-}
-
-export function encodeCursor(state: CursorState): string {
-  return Buffer.from(
-    JSON.stringify({ v: 1, o: state.offset, l: state.limit, q: state.fingerprint }),
-  ).toString('base64url');
-}
-
-function decodeCursor(cursor: string, fingerprint: string, field: string): CursorState {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const state = isPlainObject(parsed) ? parsed : {};
-  const offset = state['o'];
-  const limit = state['l'];
-  if (
-    state['v'] !== 1 ||
-    typeof offset !== 'number' ||
-    !Number.isSafeInteger(offset) ||
-    offset < 0 ||
-    typeof limit !== 'number' ||
-    !Number.isInteger(limit) ||
-    limit < 1 ||
-    limit > MAX_LIMIT ||
-    typeof state['q'] !== 'string'
-  ) {
-    throw invalidRequest(
-      `${field}: this is not a cursor the API issued. Pass next_cursor back exactly as received, or leave the cursor out to start from the first page.`,
-      [{ field, code: 'invalid_cursor', message: 'not a cursor the API issued' }],
-    );
-  }
-  if (state['q'] !== fingerprint) {
-    throw invalidRequest(
-      `${field}: the cursor belongs to another query (a different filter, sort, list, deleted or id set). Send the same query with its next_cursor, or leave the cursor out to start from the first page.`,
-      [{ field, code: 'cursor_mismatch', message: 'the cursor belongs to another query' }],
-    );
-  }
-  return { offset, limit, fingerprint };
 }

@@ -2,9 +2,9 @@
 // contract at the door (view_type enum, array shapes, formats); the model checks the
 // properties a view names.
 
-import { invalidRequest, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { isObjectType } from '../../object-types.ts';
-import { pageOffset, queryValue, teamOf } from '../../request.ts';
+import { offsetPage, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { recordsOf } from '../records/model.ts';
 import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
@@ -32,13 +32,10 @@ export function createView(ctx: RequestContext): Reply {
 export function listViews(ctx: RequestContext): Reply {
   const listId = queryValue(ctx, 'list_id');
   const views = viewsOf(ctx.store).list(teamOf(ctx), typeOf(ctx), listId);
-  const limit = Number(queryValue(ctx, 'limit') ?? 50);
-  const offset = pageOffset(ctx, limit, decodeCursor);
-  const data = views.slice(offset, offset + limit);
-  const hasMore = offset + limit < views.length;
+  const listing = { views: teamOf(ctx), type: typeOf(ctx), list_id: listId ?? null };
   return {
     status: 200,
-    body: { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(offset + limit) : null },
+    body: offsetPage(ctx, views, listing, 'a different object type or list_id'),
   };
 }
 
@@ -144,25 +141,4 @@ function viewOf(ctx: RequestContext): View {
 
 function typeOf(ctx: RequestContext): string {
   return ctx.params['viewObjectType']!;
-}
-
-/** The view list's cursor: the offset of the next page, opaque to clients. */
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ views: offset })).toString('base64url');
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  let offset: unknown;
-  try {
-    offset = (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { views?: unknown })
-      .views;
-  } catch {
-    offset = undefined;
-  }
-  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
-    const message = `The cursor '${cursor}' is not one this endpoint gave out: pass back next_cursor unchanged, or leave cursor out for the first page.`;
-    throw invalidRequest(message, [{ field: 'query.cursor', message, code: 'invalid_cursor' }]);
-  }
-  return offset;
 }

@@ -1,15 +1,12 @@
 // Delivery listings (per webhook and team-wide): newest first, filtered by status, type
 // (`delivery` by default, as the official client reads it) and creation time, in pages of 1
 // to 100 (default 50). A delivery whose first attempt has not ended is not listed: a
-// listing's `status` is `success` or `failed` only (the detail still shows it `pending`). The cursor is opaque: base64url of
-// { v: 1, s, q } where s is the creation sequence of the page's last delivery (the next page
-// starts below it, so deliveries made meanwhile neither repeat nor shift a page) and q a
-// fingerprint of the listing's scope and filters (a cursor given to another listing is 400).
+// listing's `status` is `success` or `failed` only (the detail still shows it `pending`). The
+// cursor (src/sandbox/cursor.ts) holds `s`, the creation sequence of the page's last delivery
+// (the next page starts below it, so deliveries made meanwhile neither repeat nor shift a
+// page), and a fingerprint of the listing's filters (a cursor given to another listing is 400).
 
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../util/canonical-json.ts';
-import { isPlainObject } from '../../../util/guards.ts';
-import { invalidRequest } from '../../errors.ts';
+import { fingerprintOf, readCursor, writeCursor } from '../../cursor.ts';
 import type { StoredDelivery } from './types.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -37,8 +34,17 @@ export function pageOf(
   cursor: string | undefined,
   limit: number,
 ): DeliveryPage {
-  const fingerprint = fingerprintOf(filter);
-  const below = cursor === undefined ? Number.POSITIVE_INFINITY : decode(cursor, fingerprint);
+  const fingerprint = fingerprintOfFilter(filter);
+  const below =
+    cursor === undefined
+      ? Number.POSITIVE_INFINITY
+      : readCursor(cursor, fingerprint, {
+          field: 'query.cursor',
+          position: { s: { min: 0 } },
+          listing: 'listing',
+          differs: 'a different webhook, status, type, before or after',
+          start: 'the newest delivery',
+        }).s;
   const before = filter.before === undefined ? undefined : Date.parse(filter.before);
   const after = filter.after === undefined ? undefined : Date.parse(filter.after);
   const type = filter.type === 'all' ? undefined : (filter.type ?? 'delivery');
@@ -63,40 +69,12 @@ export function pageOf(
   const last = data.at(-1);
   return {
     data,
-    next_cursor:
-      more && last !== undefined
-        ? Buffer.from(JSON.stringify({ v: 1, s: last.seq, q: fingerprint })).toString('base64url')
-        : null,
+    next_cursor: more && last !== undefined ? writeCursor({ s: last.seq }, fingerprint) : null,
   };
 }
 
-function fingerprintOf(filter: DeliveryFilter): string {
+function fingerprintOfFilter(filter: DeliveryFilter): string {
   const { teamId, ...rest } = filter;
   rest.type ??= 'delivery';
-  return createHash('sha256').update(canonicalJson(rest)).digest('base64url').slice(0, 16);
-}
-
-/** The sequence a cursor continues below; 400 on `query.cursor` when it is not this listing's. */
-function decode(cursor: string, fingerprint: string): number {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (!isPlainObject(parsed) || parsed['v'] !== 1 || !Number.isInteger(parsed['s'])) {
-    const message = 'not a cursor the API issued';
-    throw invalidRequest(
-      `query.cursor: this is not a cursor the API issued. Pass next_cursor back exactly as received, or leave the cursor out to start from the newest delivery.`,
-      [{ field: 'query.cursor', code: 'invalid_cursor', message }],
-    );
-  }
-  if (parsed['q'] !== fingerprint) {
-    const message = 'the cursor belongs to another listing';
-    throw invalidRequest(
-      `query.cursor: the cursor belongs to another listing (a different webhook, status, type, before or after). Send the same filters with its next_cursor, or leave the cursor out.`,
-      [{ field: 'query.cursor', code: 'cursor_mismatch', message }],
-    );
-  }
-  return parsed['s'] as number;
+  return fingerprintOf(rest);
 }
