@@ -1,4 +1,5 @@
-// Shell completion, driven through the real shells at a terminal: an interactive bash and
+// What the shell completion tests share (completion-bash/zsh/fish.test.ts, one file per shell
+// so that each has the test runner's time limit to itself). Shell completion, driven through the real shells at a terminal: an interactive bash and
 // fish run in a tmux pane, and an interactive zsh in a pseudo-terminal of its own (zpty);
 // a line is typed, Tab pressed, and what the shell then shows (the line completed, or the
 // matches it lists) is read back. The built ws answers from a config directory whose
@@ -9,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before } from 'node:test';
 import { runWs } from '../helpers/run.ts';
 import {
   sandboxProfile,
@@ -20,7 +21,7 @@ import {
 import { Terminal } from '../tty/terminal.ts';
 
 const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
-const FIXTURES = new URL('../fixtures/completion/', import.meta.url).pathname;
+export const FIXTURES = new URL('../fixtures/completion/', import.meta.url).pathname;
 
 let t: TestSandbox;
 let home: string;
@@ -32,10 +33,10 @@ function which(shell: string): string | undefined {
   const r = spawnSync('sh', ['-c', `command -v ${shell}`], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
-const missing = (shell: string) =>
+export const missing = (shell: string) =>
   which(shell) ? false : `${shell} is not installed (.ci/run installs it with apt-get)`;
 
-function sh(shell: string, args: string[], input = '') {
+export function sh(shell: string, args: string[], input = '') {
   const r = spawnSync(shell, args, {
     cwd: work,
     env,
@@ -47,49 +48,57 @@ function sh(shell: string, args: string[], input = '') {
   return r;
 }
 
-before(async () => {
-  t = await startTestSandbox();
-  home = mkdtempSync(join(tmpdir(), 'ws-completion-'));
-  work = join(home, 'work');
-  const bin = join(home, 'bin');
-  mkdirSync(work);
-  mkdirSync(bin);
-  symlinkSync(BIN, join(bin, 'ws'));
-  writeFileSync(join(work, 'schema.yaml'), 'version: 1\n');
-  writeFileSync(join(work, 'people.csv'), 'name\n');
-  writeProfiles(
-    t.configDir,
-    {
-      sandbox: sandboxProfile(t),
-      prod: { base_url: 'https://api.example.com', team_id: t.sandbox.teamId },
-    },
-    'sandbox',
-  );
-  // What a user's earlier commands leave in the cache: contact definitions, deal views.
-  for (const argv of [
-    ['props', 'list', 'contacts'],
-    ['views', 'create', 'deal', '--name', 'Big deals', '--where', 'amount>=10000'],
-    ['views', 'list', 'deal'],
-  ]) {
-    const r = await runWs(argv, { env: t.env });
-    assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
-  }
-  env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    WS_CONFIG_DIR: t.configDir,
-    TERM: 'dumb',
-    LANG: 'C.UTF-8',
-  };
-});
-after(async () => {
-  rmSync(home, { recursive: true, force: true });
-  await t.stop();
-});
+/** The sandbox, home and config directory the shells complete against (before/after hooks). */
+export function setUpShells(): void {
+  before(async () => {
+    t = await startTestSandbox();
+    home = mkdtempSync(join(tmpdir(), 'ws-completion-'));
+    work = join(home, 'work');
+    const bin = join(home, 'bin');
+    mkdirSync(work);
+    mkdirSync(bin);
+    symlinkSync(BIN, join(bin, 'ws'));
+    writeFileSync(join(work, 'schema.yaml'), 'version: 1\n');
+    writeFileSync(join(work, 'people.csv'), 'name\n');
+    writeProfiles(
+      t.configDir,
+      {
+        sandbox: sandboxProfile(t),
+        prod: { base_url: 'https://api.example.com', team_id: t.sandbox.teamId },
+      },
+      'sandbox',
+    );
+    // What a user's earlier commands leave in the cache: contact definitions, deal views.
+    for (const argv of [
+      ['props', 'list', 'contacts'],
+      ['views', 'create', 'deal', '--name', 'Big deals', '--where', 'amount>=10000'],
+      ['views', 'list', 'deal'],
+    ]) {
+      const r = await runWs(argv, { env: t.env });
+      assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
+    }
+    env = {
+      PATH: `${bin}:${process.env.PATH}`,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      WS_CONFIG_DIR: t.configDir,
+      TERM: 'dumb',
+      LANG: 'C.UTF-8',
+    };
+  });
+  after(async () => {
+    rmSync(home, { recursive: true, force: true });
+    await t.stop();
+  });
+}
 
-const RECORD_TYPES = [
+/** The home directory of the shells (set by setUpShells' before hook). */
+export function homeDir(): string {
+  return home;
+}
+
+export const RECORD_TYPES = [
   'action',
   'contact',
   'deal',
@@ -101,7 +110,7 @@ const RECORD_TYPES = [
 ];
 
 /** Run docs/completion.md's install line for a shell (a fresh HOME: no directory exists yet). */
-function install(shell: string, line: string): void {
+export function install(shell: string, line: string): void {
   const r = sh(shell, [
     shell === 'bash' ? '--norc' : shell === 'zsh' ? '-f' : '--no-config',
     '-c',
@@ -111,7 +120,7 @@ function install(shell: string, line: string): void {
 }
 
 /** What each line offers, the same in every shell (bash writes a space in a value as "\ "). */
-const CASES: [line: string, offered: string[]][] = [
+export const CASES: [line: string, offered: string[]][] = [
   [
     'ws records list ',
     ['contact', 'organization', 'identity', 'deal', 'action', 'document', 'event', 'engagement'],
@@ -139,7 +148,7 @@ const CASES: [line: string, offered: string[]][] = [
 ];
 
 /** What bash shows for a value: the part after the last `=` or `:` of the word. */
-function afterBreak(line: string, value: string): string {
+export function afterBreak(line: string, value: string): string {
   const word = line.split(/\s/).at(-1)!;
   const cut = word.replace(/^.*[=:]/, '');
   return value.slice(word.length - cut.length);
@@ -225,7 +234,7 @@ async function assertOffers(
 }
 
 /** Start the shell of `argv` at a terminal, check each case there, then close it. */
-async function assertOffersAtTerminal(
+export async function assertOffersAtTerminal(
   argv: string[],
   cancel: string[],
   cases: readonly (readonly [string, readonly string[]])[],
@@ -241,7 +250,7 @@ async function assertOffersAtTerminal(
 }
 
 /** A bash start-up file: a plain prompt, matches listed at the first Tab, one a line. */
-function bashrc(load: string): string {
+export function bashrc(load: string): string {
   const file = join(home, 'bashrc');
   writeFileSync(
     file,
@@ -258,99 +267,3 @@ function bashrc(load: string): string {
   );
   return file;
 }
-
-describe('completion in bash', { skip: missing('bash') }, () => {
-  it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
-    await assertOffersAtTerminal(
-      ['bash', '--noprofile', '--rcfile', bashrc('source <(ws completion bash)'), '-i'],
-      ['C-u'],
-      CASES,
-      afterBreak,
-    );
-  });
-
-  it("works installed in bash-completion's directory, as docs/completion.md says", async () => {
-    install(
-      'bash',
-      'mkdir -p ~/.local/share/bash-completion/completions && ws completion bash > ~/.local/share/bash-completion/completions/ws',
-    );
-    await assertOffersAtTerminal(
-      [
-        'bash',
-        '--noprofile',
-        '--rcfile',
-        bashrc('source ~/.local/share/bash-completion/completions/ws'),
-        '-i',
-      ],
-      ['C-u'],
-      [['ws records list ', RECORD_TYPES]],
-      afterBreak,
-    );
-  });
-});
-
-describe('completion in zsh', { skip: missing('zsh') }, () => {
-  /** Type the line in an interactive zsh set up by `setup`, press Tab, read the matches. */
-  function complete(setup: string, line: string): string[] {
-    const file = join(home, 'setup.zsh');
-    writeFileSync(file, `${setup}\nsource ${join(FIXTURES, 'zsh-hooks.zsh')}\n`);
-    const r = sh('zsh', ['-f', join(FIXTURES, 'zsh-capture.zsh'), file, line]);
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout.split('\n').filter((l) => l !== '');
-  }
-  const compinit = () => `autoload -Uz compinit && compinit -u -d ${join(home, '.zcompdump')}`;
-
-  it('offers commands, object types, flag values, slugs, options, profiles, views and files', () => {
-    for (const [line, offered] of CASES) {
-      const got = complete(`${compinit()}\nsource <(ws completion zsh)`, line);
-      // zsh, too, writes a space in a value as "\ ".
-      const expected = offered.map((o) => o.replace(/ /g, '\\ '));
-      assert.deepEqual(got.sort(), expected.sort(), line);
-    }
-  });
-
-  it('works installed on $fpath, as docs/completion.md says', () => {
-    install('zsh', 'mkdir -p ~/.zfunc && ws completion zsh > ~/.zfunc/_ws');
-    const got = complete(`fpath=(~/.zfunc $fpath)\n${compinit()}`, 'ws records list ');
-    assert.deepEqual(got.sort(), RECORD_TYPES);
-  });
-});
-
-describe('completion in fish', { skip: missing('fish') }, () => {
-  /** Check the cases in an interactive fish with a plain prompt, no autosuggestions, after `load`. */
-  const fish = (
-    load: string,
-    cases: readonly (readonly [string, readonly string[]])[],
-    config = false,
-  ) =>
-    assertOffersAtTerminal(
-      [
-        'fish',
-        ...(config ? [] : ['--no-config']),
-        '-i',
-        '-C',
-        [
-          'function fish_prompt; echo -n "\\$ "; end',
-          'function fish_greeting; end',
-          'set -g fish_autosuggestion_enabled 0',
-          load,
-        ].join('; '),
-      ],
-      ['Escape', 'C-u'],
-      cases,
-      (_line, value) => value,
-    );
-
-  it('offers commands, object types, flag values, slugs, options, profiles, views and files', async () => {
-    await fish('ws completion fish | source', CASES);
-  });
-
-  it('works installed in ~/.config/fish/completions, as docs/completion.md says', async () => {
-    install(
-      'fish',
-      'mkdir -p ~/.config/fish/completions && ws completion fish > ~/.config/fish/completions/ws.fish',
-    );
-    // fish reads the user's configuration, and so finds the file by itself.
-    await fish('true', [['ws records list ', RECORD_TYPES]], true);
-  });
-});
