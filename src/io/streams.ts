@@ -2,6 +2,7 @@
 // progress. Commands write through them and never touch process.std* directly.
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
+import type { Shaper } from '../output/shape.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -76,7 +77,6 @@ class Later<T extends object | boolean> {
 }
 
 export class IOStreams {
-  readonly stdout: Writable;
   readonly isStdoutTTY: boolean;
   readonly env: Env;
   quiet = false;
@@ -91,9 +91,13 @@ export class IOStreams {
   private readonly stdinOf: Later<Readable>;
   private readonly stdinTTYOf: Later<boolean>;
   private readonly columnsOf: number | (() => number | undefined) | undefined;
+  private readonly stdoutOf: Writable;
+  private diverted: Writable | undefined;
+  /** With --jq or --template: what the output layer hands JSON to instead of printing it. */
+  shaper: Shaper | undefined;
 
   constructor(init: IOStreamsInit) {
-    this.stdout = init.stdout;
+    this.stdoutOf = init.stdout;
     this.stderrOf = new Later(init.stderr);
     this.stdinOf = new Later(init.stdin);
     this.isStdoutTTY = init.isStdoutTTY;
@@ -111,6 +115,20 @@ export class IOStreams {
   get columns(): number | undefined {
     const n = typeof this.columnsOf === 'function' ? this.columnsOf() : this.columnsOf;
     return n !== undefined && n > 0 ? n : undefined;
+  }
+
+  /** Where data goes: the process's stdout, or what reads it back while --jq shapes it. */
+  get stdout(): Writable {
+    return this.diverted ?? this.stdoutOf;
+  }
+
+  /**
+   * Send what commands write to stdout to `stream`, and the output layer's JSON to
+   * `shaper` (src/output/shape.ts), which writes the shaped result to the real stdout.
+   */
+  divertOutput(stream: Writable, shaper: Shaper): void {
+    this.diverted = stream;
+    this.shaper = shaper;
   }
 
   get stderr(): Writable {

@@ -51,6 +51,25 @@ export function createRowWriter<T>(
   const cols = chooseColumns(columns, opts.fields);
   const sep = opts.arraySep ?? ';';
   let count = 0;
+  const shaper = io.shaper;
+  if (shaper && (opts.format === 'json' || opts.format === 'ndjson')) {
+    // --jq or --template: the rows go to it, a page at a time (src/output/shape.ts).
+    const json = opts.format === 'json';
+    return {
+      get count() {
+        return count;
+      },
+      async write(rows) {
+        if (rows.length === 0) return;
+        count += rows.length;
+        const values = rows.map((r) => jsonOf(r, cols, opts));
+        await (json ? shaper.items(values) : shaper.values(values));
+      },
+      async end() {
+        if (json) await shaper.endItems();
+      },
+    };
+  }
   switch (opts.format) {
     case 'ndjson':
       return {
@@ -246,6 +265,10 @@ export async function renderObject<T>(
   opts: RenderOptions<T> & { row?: boolean },
 ): Promise<void> {
   const cols = chooseColumns(columns, opts.fields);
+  if (io.shaper && (opts.format === 'json' || opts.format === 'ndjson')) {
+    await io.shaper.values([jsonOf(obj, cols, opts)]);
+    return;
+  }
   switch (opts.format) {
     case 'json':
       await put(io, `${JSON.stringify(jsonOf(obj, cols, opts), null, 2)}\n`);

@@ -76,15 +76,29 @@ export interface TableText {
   dropped: number[];
 }
 
+export interface DrawOptions {
+  /** Draw the header row (default true). */
+  header?: boolean;
+  /**
+   * Cells may carry colour (escape sequences of the user's own --template): kept, and cut
+   * by cli-table3, which knows them. Otherwise control characters show as `�`.
+   */
+  styled?: boolean;
+}
+
 /** Lay out and draw a table; `bold` styles the headers. */
 export function drawTable(
   columns: readonly TableColumn[],
   rows: number,
   max: number | undefined,
   bold: (s: string) => string,
+  opts: DrawOptions = {},
 ): TableText {
-  const cells = columns.map((c) => c.cells.map(oneLine));
-  const headerWidths = columns.map((c) => displayWidth(c.header));
+  const header = opts.header ?? true;
+  const line = opts.styled ? (t: string) => t.replace(/\s*[\r\n]+\s*|\t/g, ' ') : oneLine;
+  const cut = opts.styled ? (t: string) => t : cutToWidth;
+  const cells = columns.map((c) => c.cells.map(line));
+  const headerWidths = columns.map((c) => (header ? displayWidth(c.header) : 0));
   const natural = columns.map((_, i) =>
     cells[i]!.reduce((w, t) => Math.max(w, displayWidth(t)), headerWidths[i]!),
   );
@@ -95,7 +109,7 @@ export function drawTable(
   // column's width (cut with `…` first, here, so a cut never splits a wide character).
   const none = '';
   const table = new Table({
-    head: shown.map((i) => bold(cutToWidth(columns[i]!.header, widths[i]!))),
+    head: header ? shown.map((i) => bold(cutToWidth(columns[i]!.header, widths[i]!))) : [],
     colWidths: shown.map((i) => widths[i]!),
     colAligns: shown.map((i) => columns[i]!.align),
     chars: {
@@ -119,7 +133,7 @@ export function drawTable(
     wordWrap: false,
   });
   for (let r = 0; r < rows; r++) {
-    table.push(shown.map((i) => cutToWidth(cells[i]![r]!, widths[i]!)));
+    table.push(shown.map((i) => cut(cells[i]![r]!, widths[i]!)));
   }
   const lines = table
     .toString()

@@ -12,19 +12,21 @@ export function displayWidth(text: string): number {
   return ASCII.test(text) ? text.length : stringWidth(text);
 }
 
-/** `text` cut to at most `width` columns, ending in `…` when something was cut. */
-export function cutToWidth(text: string, width: number): string {
+/** `text` cut to at most `width` columns, ending in `end` (`…`) when something was cut. */
+export function cutToWidth(text: string, width: number, end = '…'): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
+  const room = width - displayWidth(end);
+  if (room < 0) return cutToWidth(end, width, '');
   let out = '';
   let used = 0;
   for (const ch of text) {
     const w = stringWidth(ch);
-    if (used + w > width - 1) break;
+    if (used + w > room) break;
     out += ch;
     used += w;
   }
-  return `${out}…`;
+  return `${out}${end}`;
 }
 
 /**
