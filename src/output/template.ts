@@ -128,10 +128,23 @@ export async function templateShaper(spec: string, ctx: TemplateContext): Promis
       styled: true,
     });
     table = [];
+    if (drawn.dropped.length > 0) {
+      const which = drawn.dropped.map((i) => i + 1).join(', ');
+      io.info(
+        io.err.dim(
+          `Left out to fit the terminal's width: tablerow column${drawn.dropped.length > 1 ? 's' : ''} ${which} (shorten cells with truncate).`,
+        ),
+      );
+    }
     return drawn.text;
   };
 
-  const engine = new Liquid({ root: [dir], strictFilters: true, ownPropertyOnly: true });
+  const engine = new Liquid({
+    root: [dir],
+    extname: '.liquid',
+    strictFilters: true,
+    ownPropertyOnly: true,
+  });
   engine.registerTag(
     'tablerow',
     class extends Tag {
