@@ -21,6 +21,8 @@ export interface IOStreamsInit {
   env: Env;
   /** The terminal's width, when stdout is a terminal that reports one (read when needed). */
   columns?: number | (() => number | undefined);
+  /** The same of stderr, where messages and progress go. */
+  errColumns?: number | (() => number | undefined);
 }
 
 export interface PresentationFlags {
@@ -40,6 +42,8 @@ export interface Progress {
   fail(text?: string): void;
   /** Stop without a final line. */
   stop(): void;
+  /** The columns its text has on a terminal's line (undefined: as many as it takes). */
+  width?(): number | undefined;
 }
 
 /** 0 = no colour, 1 = 16 colours, 2 = 256, 3 = truecolor. */
@@ -91,6 +95,7 @@ export class IOStreams {
   private readonly stdinOf: Later<Readable>;
   private readonly stdinTTYOf: Later<boolean>;
   private readonly columnsOf: number | (() => number | undefined) | undefined;
+  private readonly errColumnsOf: number | (() => number | undefined) | undefined;
   private readonly stdoutOf: Writable;
   private diverted: Writable | undefined;
   /** With --jq or --template: what the output layer hands JSON to instead of printing it. */
@@ -105,6 +110,7 @@ export class IOStreams {
     this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
     this.columnsOf = init.columns;
+    this.errColumnsOf = init.errColumns;
   }
 
   /**
@@ -129,6 +135,12 @@ export class IOStreams {
   divertOutput(stream: Writable, shaper: Shaper): void {
     this.diverted = stream;
     this.shaper = shaper;
+  }
+
+  /** The width of the terminal stderr shows on (messages, progress), as `columns` is read. */
+  get errColumns(): number | undefined {
+    const n = typeof this.errColumnsOf === 'function' ? this.errColumnsOf() : this.errColumnsOf;
+    return n !== undefined && n > 0 ? n : undefined;
   }
 
   get stderr(): Writable {
@@ -234,10 +246,21 @@ export class IOStreams {
       });
       const { frames, interval } = spinner.spinner;
       spinner.spinner = { interval, frames: frames.map((f) => this.err.cyan(f)) };
+      // The text stays on the spinner's line: a line that wraps is redrawn badly.
+      const { cutToWidth } = await import('../output/width.ts');
+      const width = () => {
+        const n = this.errColumns;
+        return n === undefined ? undefined : n - 2;
+      };
+      const fit = (t: string) => {
+        const n = width();
+        return n === undefined ? t : cutToWidth(t, n);
+      };
+      spinner.text = fit(text);
       spinner.start();
       return {
         update: (t) => {
-          spinner.text = t;
+          spinner.text = fit(t);
         },
         succeed: (t) => {
           spinner.succeed(t);
@@ -248,6 +271,7 @@ export class IOStreams {
         stop: () => {
           spinner.stop();
         },
+        width,
       };
     }
     const interval = opts.intervalMs ?? 3000;
@@ -292,5 +316,6 @@ export function systemIO(env: Env = process.env): IOStreams {
     isStdinTTY: () => process.stdin.isTTY === true,
     env,
     columns: () => (tty ? process.stdout.columns : undefined),
+    errColumns: () => (process.stderr.isTTY ? process.stderr.columns : undefined),
   });
 }

@@ -169,7 +169,7 @@ export function createRowWriter<T>(
           }
           const table = await tableText(io, cols, all, opts);
           await put(io, table.text);
-          if (table.note) noteOnce(io, table.note);
+          if (table.note) await noteOnce(io, table.note);
         },
       };
     }
@@ -196,12 +196,13 @@ function numericColumn<T>(rows: readonly T[], col: Column<T>): boolean {
 /** Notes already given through an IOStreams, so a command says each once. */
 const said = new WeakMap<IOStreams, Set<string>>();
 
-function noteOnce(io: IOStreams, note: string): void {
+async function noteOnce(io: IOStreams, note: string): Promise<void> {
   const notes = said.get(io) ?? new Set<string>();
   said.set(io, notes);
   if (notes.has(note)) return;
   notes.add(note);
-  io.info(io.err.dim(note));
+  const { wrapText } = await import('./wrap.ts');
+  io.info(io.err.dim(wrapText(note, io.errColumns)));
 }
 
 /**

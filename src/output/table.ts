@@ -4,69 +4,13 @@
 // out from the right, and the caller says which. cli-table3 draws the table this file lays
 // out. Loaded only when a table is printed.
 import Table from 'cli-table3';
-import { cutToWidth, displayWidth, oneLine } from './width.ts';
-
-/** Spaces between two columns. */
-export const GAP = 2;
-/** A column is not cut narrower than this (nor than its header), unless it is the only one. */
-export const MIN_CUT = 8;
+import { cutToWidth, displayWidth, fitWidths, GAP, MIN_CUT, oneLine } from './width.ts';
 
 export interface TableColumn {
   header: string;
   align: 'left' | 'right';
   /** One text per row. */
   cells: string[];
-}
-
-/**
- * The width of each column within `max` terminal columns, or null for a column left out.
- * `natural` is each column's widest cell (or header), `least` the narrowest it may be cut
- * to. The first column names the row: it is cut only when it alone is wider than `max`,
- * and never left out. Without `max` (not a terminal), every column keeps its width.
- */
-export function fitWidths(
-  natural: readonly number[],
-  least: readonly number[],
-  max: number | undefined,
-): (number | null)[] {
-  const widths: (number | null)[] = [...natural];
-  if (max === undefined || natural.length === 0) return widths;
-  const kept = natural.map((_, i) => i);
-  for (;;) {
-    const room = max - GAP * (kept.length - 1);
-    const sum = (level: number) => kept.reduce((s, i) => s + widthAt(i, level, natural, least), 0);
-    if (sum(Number.POSITIVE_INFINITY) <= room) return widths;
-    if (sum(0) <= room) {
-      // The highest level that fits: every column wider than it comes down to it (not
-      // below its least width); what is left of the room goes back one column at a time.
-      let level = Math.max(...kept.map((i) => natural[i]!));
-      while (sum(level) > room) level--;
-      let spare = room - sum(level);
-      for (const i of kept) {
-        widths[i] = widthAt(i, level, natural, least);
-        if (spare > 0 && widths[i]! < natural[i]! && i !== 0) {
-          widths[i]!++;
-          spare--;
-        }
-      }
-      return widths;
-    }
-    if (kept.length === 1) {
-      widths[kept[0]!] = Math.max(1, room);
-      return widths;
-    }
-    widths[kept.pop()!] = null;
-  }
-}
-
-function widthAt(
-  i: number,
-  level: number,
-  natural: readonly number[],
-  least: readonly number[],
-): number {
-  if (i === 0) return natural[0]!;
-  return Math.max(least[i]!, Math.min(natural[i]!, level));
 }
 
 export interface TableText {

@@ -47,6 +47,7 @@ import { cellText } from './format.ts';
 import type { Shaper } from './shape.ts';
 import { drawTable } from './table.ts';
 import { cutToWidth } from './width.ts';
+import { wrapText } from './wrap.ts';
 
 export interface TemplateContext {
   io: IOStreams;
@@ -130,11 +131,8 @@ export async function templateShaper(spec: string, ctx: TemplateContext): Promis
     table = [];
     if (drawn.dropped.length > 0) {
       const which = drawn.dropped.map((i) => i + 1).join(', ');
-      io.info(
-        io.err.dim(
-          `Left out to fit the terminal's width: tablerow column${drawn.dropped.length > 1 ? 's' : ''} ${which} (shorten cells with truncate).`,
-        ),
-      );
+      const note = `Left out to fit the terminal's width: tablerow column${drawn.dropped.length > 1 ? 's' : ''} ${which} (shorten cells with truncate).`;
+      io.info(io.err.dim(wrapText(note, io.errColumns)));
     }
     return drawn.text;
   };
