@@ -19,6 +19,7 @@ export interface GlobalFlags {
   fields?: string;
   jq?: string;
   template?: string;
+  wide?: boolean;
   debug?: boolean;
   color?: boolean;
   quiet?: boolean;
@@ -114,6 +115,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   });
   const shape: ShapeRequest | undefined = shapeRequest(flags);
   const format = shape ? shapedFormat(flags) : resolveFormat(flags, io);
+  io.wide = flags.wide ?? false;
   const fields = parseFields(flags.fields);
   const timeoutMs = positiveNumber('--timeout', flags.timeout, 30) * 1000;
   const retries = Math.floor(positiveNumber('--retries', flags.retries, 3, true));

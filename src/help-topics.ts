@@ -32,7 +32,9 @@ export const TOPICS = {
 
   --format table   aligned columns for people (the default on a terminal), fitted to
                    the terminal's width: the widest columns are cut first (with …), and
-                   columns that still cannot fit are left out, named on stderr
+                   columns that still cannot fit are left out, named on stderr; the
+                   name comes first and ids last, whole or left out
+  --wide           tables at full width: every column, no cell cut (rows may wrap)
   --format tsv     one row per line, no header, tabs between fields (the default when
                    piped); one object is key<TAB>value lines
   --format csv     a header row of field names, then RFC 4180 rows

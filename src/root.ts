@@ -144,6 +144,9 @@ export async function buildProgram(
       ),
     )
     .addOption(
+      new Option('--wide', 'tables at full width: every column, no cell cut (rows may wrap)'),
+    )
+    .addOption(
       new Option('--debug', 'trace requests to stderr (secrets redacted); also WS_DEBUG=1'),
     )
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1)'))

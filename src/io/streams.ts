@@ -87,6 +87,8 @@ export class IOStreams {
   debugEnabled = false;
   yes = false;
   noInput = false;
+  /** --wide: tables at their full width, nothing cut or left out to fit the terminal. */
+  wide = false;
   private outChalk: ChalkInstance | undefined;
   private errChalk: ChalkInstance | undefined;
   private colorOff = false;

@@ -215,22 +215,26 @@ async function tableText<T>(
   rows: T[],
   opts: RenderOptions<T>,
 ): Promise<{ text: string; note: string | undefined }> {
-  let columns = cols.map((c) => ({
+  // People read the name first: ids go last (where they fit), unless --fields orders them.
+  const ordered = opts.fields ? cols : [...cols.filter((c) => !c.id), ...cols.filter((c) => c.id)];
+  let columns = ordered.map((c) => ({
     key: c.key,
     header: tableHeader(c),
     align: c.align ?? (numericColumn(rows, c) ? ('right' as const) : ('left' as const)),
+    whole: c.id ?? false,
     cells: rows.map((r) => tableCell(r, c)),
   }));
   if (!opts.fields) columns = columns.filter((c, i) => i === 0 || c.cells.some((t) => t !== ''));
   const { drawTable } = await import('./table.ts');
-  const table = drawTable(columns, rows.length, io.columns, (s) => io.out.bold(s));
+  const width = io.wide ? undefined : io.columns;
+  const table = drawTable(columns, rows.length, width, (s) => io.out.bold(s));
   const left = table.dropped.map((i) => columns[i]!.key);
   return {
     text: table.text,
     note:
       left.length === 0
         ? undefined
-        : `Left out to fit the terminal's width: ${left.join(', ')} (choose the columns with --fields).`,
+        : `Left out to fit the terminal's width: ${left.join(', ')} (--wide shows every column; --fields chooses them).`,
   };
 }
 

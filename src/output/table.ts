@@ -9,6 +9,8 @@ import { cutToWidth, displayWidth, fitWidths, GAP, MIN_CUT, oneLine } from './wi
 export interface TableColumn {
   header: string;
   align: 'left' | 'right';
+  /** Shown whole or left out, never cut (an id). */
+  whole?: boolean;
   /** One text per row. */
   cells: string[];
 }
@@ -47,7 +49,12 @@ export function drawTable(
     cells[i]!.reduce((w, t) => Math.max(w, displayWidth(t)), headerWidths[i]!),
   );
   const least = natural.map((n, i) => Math.min(n, Math.max(MIN_CUT, headerWidths[i]!)));
-  const widths = fitWidths(natural, least, max);
+  const widths = fitWidths(
+    natural,
+    least,
+    max,
+    columns.map((c) => c.whole ?? false),
+  );
   const shown = columns.map((_, i) => i).filter((i) => widths[i] !== null);
   // cli-table3 draws it: no borders, GAP spaces between columns, each cell padded to its
   // column's width (cut with `…` first, here, so a cut never splits a wide character).

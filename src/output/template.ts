@@ -124,14 +124,14 @@ export async function templateShaper(spec: string, ctx: TemplateContext): Promis
       align: 'left' as const,
       cells: table.map((r) => r[i] ?? ''),
     }));
-    const drawn = drawTable(columns, table.length, io.columns, (s) => s, {
+    const drawn = drawTable(columns, table.length, io.wide ? undefined : io.columns, (s) => s, {
       header: false,
       styled: true,
     });
     table = [];
     if (drawn.dropped.length > 0) {
       const which = drawn.dropped.map((i) => i + 1).join(', ');
-      const note = `Left out to fit the terminal's width: tablerow column${drawn.dropped.length > 1 ? 's' : ''} ${which} (shorten cells with truncate).`;
+      const note = `Left out to fit the terminal's width: tablerow column${drawn.dropped.length > 1 ? 's' : ''} ${which} (shorten cells with truncate, or use --wide).`;
       io.info(io.err.dim(wrapText(note, io.errColumns)));
     }
     return drawn.text;

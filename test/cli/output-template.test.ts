@@ -164,7 +164,7 @@ describe('--template', () => {
     for (const line of note) assert.ok(line.length <= 20, line);
     assert.match(
       note.join(' '),
-      /^Left out to fit the terminal's width: tablerow columns 2, 3, 4 \(shorten cells with truncate\)\.$/,
+      /^Left out to fit the terminal's width: tablerow columns 2, 3, 4 \(shorten cells with truncate, or use --wide\)\.$/,
     );
     const r = await ws([
       'webhooks',

@@ -125,7 +125,7 @@ describe('lines at a terminal of 80 columns', { skip: noTerminal }, () => {
     const note = end.screen.slice(end.screen.indexOf('Left out to fit')).split('\n').join(' ');
     assert.match(
       note,
-      /^Left out to fit the terminal's width: [a-z_, ]+ \(choose the columns with --fields\)\.$/,
+      /^Left out to fit the terminal's width: [a-z_, ]+ \(--wide shows every column; --fields chooses them\)\.$/,
     );
   });
 });

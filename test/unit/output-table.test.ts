@@ -143,7 +143,7 @@ describe('tables on a terminal', () => {
     assert.equal(
       t.stderr(),
       // Broken between words at the width of stderr's terminal.
-      "Left out to fit the terminal's width: email, status (choose\nthe columns with --fields).\n",
+      "Left out to fit the terminal's width: email, status (--wide\nshows every column; --fields chooses them).\n",
     );
   });
 
@@ -222,6 +222,56 @@ describe('one object', () => {
       `profile   main\nbase_url  http://x\nteam_id   ${ID}\nnote      one\n          two\n` +
         'profile  main\nnote\n',
     );
+  });
+});
+
+describe('ids in tables', () => {
+  const withId: Column<Contact>[] = [{ key: 'id', id: true }, ...contactColumns.slice(1)];
+
+  it('come after the columns people read, whole where they fit', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 120 });
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(t.stdout(), /^NAME +TITLE +EMAIL +ID\n/);
+    assert.match(t.stdout(), new RegExp(`Ada Lovelace .* ${ID}\\n`));
+    assert.equal(t.stderr(), '');
+  });
+
+  it('are left out, never cut, before another column is cut for them', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 80 });
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(t.stdout(), /^NAME +TITLE +EMAIL\n/);
+    assert.match(t.stdout(), /dmitri\.kowalski@cedarstone\.example\n$/);
+    assert.doesNotMatch(t.stdout(), /…/);
+    assert.match(t.stderr(), /^Left out to fit the terminal's width: id \(--wide/);
+  });
+
+  it('keep their place with --fields, and every format keeps the order and the whole id', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 50 });
+    await renderRows(t.io, contacts, withId, { format: 'table', fields: ['id', 'name'] });
+    assert.match(t.stdout(), new RegExp(`^ID +NAME\\n${ID}  Ada Lovelace\\n.*  Dmitri Kowa…\\n$`));
+    for (const format of ['tsv', 'csv'] as const) {
+      const p = testIO({ columns: null });
+      await renderRows(p.io, contacts, withId, { format });
+      assert.ok(
+        p
+          .stdout()
+          .split(/\r?\n/)
+          [format === 'csv' ? 1 : 0]!.startsWith(`${ID}${format === 'csv' ? ',' : '\t'}`),
+      );
+    }
+  });
+
+  it('--wide draws every column whole, even wider than the terminal', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 40 });
+    t.io.wide = true;
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(
+      t.stdout(),
+      new RegExp(
+        `^NAME +TITLE +EMAIL +ID\\nAda Lovelace +CEO +ada\\.lovelace@northwind\\.example +${ID}\\n`,
+      ),
+    );
+    assert.equal(t.stderr(), '');
   });
 });
 
