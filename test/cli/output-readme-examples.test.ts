@@ -3,13 +3,11 @@
 // the demo workspace; it must succeed and print the `# ` lines under it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
 
 const run = promisify(execFile);
 const README = new URL('../../README.md', import.meta.url).pathname;
@@ -34,13 +32,7 @@ let env: NodeJS.ProcessEnv;
 
 before(async () => {
   t = await startTestSandbox({ seed: 'demo' });
-  dir = mkdtempSync(join(tmpdir(), 'ws-readme-shaping-'));
-  const ws = join(dir, 'ws');
-  writeFileSync(
-    ws,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-  );
-  chmodSync(ws, 0o755);
+  dir = wsOnPath('ws-readme-shaping-');
   env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
 });
 after(async () => {
