@@ -28,6 +28,9 @@
 // (changes of phone, of title, score to > 100000). So a created row starts 3 runs and a
 // patched row 2.
 
+import { compiledSandbox } from './compiled-sandbox.mjs';
+import { AUTOMATIONS, expectedRuns, median, timedImport, values } from './import-workload.mjs';
+
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
@@ -37,101 +40,13 @@ const RUNS = flag('--runs', 11);
 const ROWS = flag('--rows', 20000);
 const EXISTING = ROWS / 2;
 
-const statuses = ['lead', 'customer', 'churned'];
-
-function values(i, round) {
-  return {
-    name: `Person ${i}`,
-    email: `person${i}@example.com`,
-    phone: `+44 20 ${String(i).padStart(8, '0')}`,
-    title: `Engineer ${i % 50}`,
-    company: `Company ${i % 997}, Ltd`,
-    city: ['London', 'Paris', 'Berlin'][i % 3],
-    status: statuses[(i + round) % 3],
-    score: (i + round) % 1000,
-  };
-}
-
-const WEBHOOK = '2f1c9a4e-8d4b-4c1e-9a43-0c5e4b7f6d21';
-const AGENT = '7a3e1f52-6b9d-4e0c-8f1a-3d2c5b6e7f80';
-const webhook = { type: 'webhook', webhook_id: WEBHOOK };
-const lifecycle = (name, filter, actions) => ({
-  kind: 'lifecycle',
-  name,
-  on_create: true,
-  state: { filter },
-  actions,
-});
-const update = (name, filter, actions) => ({
-  kind: 'update',
-  name,
-  changeset: { filter },
-  actions,
-});
-const AUTOMATIONS = [
-  lifecycle('Every new contact', [{ email: { exists: true } }], [webhook]),
-  lifecycle('Scored', [{ score: { '>=': '0' } }], [webhook, { type: 'agent', agent_id: AGENT }]),
-  lifecycle(
-    'Follow up tomorrow',
-    [{ status: { in: statuses } }],
-    [{ type: 'wait', delay_seconds: 86400 }, webhook],
-  ),
-  lifecycle('Whales', [{ score: { '>': '100000' } }], [webhook]),
-  lifecycle('Atlantis', [{ city: { '=': 'Atlantis' } }], [webhook]),
-  update('Status moved', [{ status: {} }], [webhook]),
-  update('Score set', [{ score: { to: { '>=': '0' } } }], [{ type: 'agent', agent_id: AGENT }]),
-  update('Phone changed', [{ phone: {} }], [webhook]),
-  update('Title changed', [{ title: {} }], [webhook]),
-  update('Score soared', [{ score: { to: { '>': '100000' } } }], [webhook]),
-];
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/** The sandbox's modules this bench needs, bundled by esbuild into a temporary file. */
-async function compiledSandbox() {
-  const { build } = await import('esbuild');
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const src = new URL('../src/', import.meta.url).pathname;
-  const dir = mkdtempSync(join(tmpdir(), 'ws-bench-sandbox-'));
-  try {
-    const entry = join(dir, 'entry.ts');
-    writeFileSync(
-      entry,
-      [
-        `export { startSandbox } from ${JSON.stringify(`${src}sandbox/index.ts`)};`,
-        `export { recordsOf } from ${JSON.stringify(`${src}sandbox/resources/records/model.ts`)};`,
-        `export { runsOf } from ${JSON.stringify(`${src}sandbox/resources/automations/runs.ts`)};`,
-        `export { importsOf } from ${JSON.stringify(`${src}sandbox/resources/imports/model.ts`)};`,
-      ].join('\n'),
-    );
-    const outfile = join(dir, 'sandbox.mjs');
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20.19',
-      logLevel: 'error',
-      // Packages written as CommonJS require Node's built-ins.
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-    });
-    return await import(outfile);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 async function main() {
-  const { startSandbox, recordsOf, runsOf, importsOf } = await compiledSandbox();
+  const { startSandbox, recordsOf, runsOf, importsOf } = await compiledSandbox({
+    startSandbox: 'sandbox/index.ts',
+    recordsOf: 'sandbox/resources/records/model.ts',
+    runsOf: 'sandbox/resources/automations/runs.ts',
+    importsOf: 'sandbox/resources/imports/model.ts',
+  });
 
   const sandbox = await startSandbox({ port: 0 });
   const base = `${sandbox.url}/v2/prism/${sandbox.teamId}`;
@@ -166,29 +81,9 @@ async function main() {
         await call('POST', `${base}/contact/triggered_automations`, automation);
       }
     }
-    global.gc?.();
-    const cpuStarted = process.cpuUsage();
-    const started = performance.now();
-    const res = await fetch(`${base}/contact/import`, {
-      method: 'POST',
-      headers,
-      body: importBody,
-    });
-    let job = await res.json();
-    // The job's state read from the store (no poll requests, whose cost would grow with the
-    // import's time and count against the slower setup).
-    while (job.status === 'processing') {
-      await sleep(2);
-      job = importsOf(sandbox.store).lookup(job.job_id).job;
-    }
-    const ms = performance.now() - started;
-    const { user, system } = process.cpuUsage(cpuStarted);
-    const cpu = (user + system) / 1000;
-    if (job.status !== 'complete' || job.succeeded !== ROWS) {
-      throw new Error(`import ${job.status}: ${job.succeeded} of ${ROWS} rows`);
-    }
+    const { ms, cpu } = await timedImport(sandbox, importsOf, importBody, ROWS);
     const runs = runsOf(sandbox.store).started;
-    const expected = withAutomations ? (ROWS - EXISTING) * 3 + EXISTING * 2 : 0;
+    const expected = withAutomations ? expectedRuns(ROWS, EXISTING) : 0;
     if (runs !== expected) throw new Error(`${runs} runs started, expected ${expected}`);
     return { ms, cpu, runs };
   }

@@ -22,6 +22,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { rollup } from 'rollup';
+import { buildConsole } from './build-console.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -186,6 +187,8 @@ await bundle.write({
 });
 await bundle.close();
 rmSync(stage, { recursive: true, force: true });
+// The sandbox console's page (browser code), beside the bundle.
+await buildConsole(dist, { minify: minified });
 // The package is "type": "module"; dist/ is not.
 writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 // Shell completions are generated from the command tree of the build.

@@ -6,7 +6,14 @@
 // profile store, the definitions cache (however old) and the import ledger; nothing is
 // sent. Loaded only when completing.
 import type { Command, Option } from 'commander';
-import { objectType, PROPERTY_TYPES, RECORD_TYPES, VIEW_TYPES } from './api/object-types.ts';
+import {
+  BULK_TYPES,
+  GRANT_TYPES,
+  objectType,
+  PROPERTY_TYPES,
+  RECORD_TYPES,
+  VIEW_TYPES,
+} from './api/object-types.ts';
 import { PROPERTY_TYPE_NAMES, type PropertyDefinition } from './api/props.ts';
 import { SHELLS, type Shell } from './completion.ts';
 import { resolveCredentials } from './config/resolve.ts';
@@ -32,6 +39,8 @@ export interface CompletionData {
   profiles(): Candidate[];
   definitions(type: string, listId: string | undefined): readonly PropertyDefinition[];
   viewNames(type: string): string[];
+  /** The lists of the last `ws lists list` (ids, with their names). */
+  lists(): Candidate[];
   jobs(): Candidate[];
 }
 
@@ -186,6 +195,8 @@ function optionValues(w: Walk, opt: Option, cur: string, data: CompletionData): 
       return listCandidates(cur, slugCandidates(w, data), true);
     case '--group-by':
       return { candidates: slugCandidates(w, data) };
+    case '--list-id':
+      return { candidates: data.lists() };
     case '--type':
       return w.noun === 'props'
         ? { candidates: PROPERTY_TYPE_NAMES.map((value) => ({ value })) }
@@ -208,7 +219,9 @@ function argumentValues(w: Walk, data: CompletionData): Completion | undefined {
   });
   switch (arg.name()) {
     case 'type':
-      if (w.cmd.parent?.name() === 'grant') return values(['deal', 'action']);
+      if (w.cmd.parent?.name() === 'grant') return values(GRANT_TYPES);
+      // Event records have no import and no batch operations.
+      if (w.noun === 'import' || /^batch-/.test(w.cmd.name())) return values(BULK_TYPES);
       return family ? values(TYPES[family]) : { candidates: [] };
     case 'types':
       return values(PROPERTY_TYPES);
@@ -240,6 +253,8 @@ function argumentValues(w: Walk, data: CompletionData): Completion | undefined {
       return { candidates: [], files: true };
     case 'job':
       return { candidates: data.jobs() };
+    case 'list':
+      return { candidates: data.lists() };
     default:
       return { candidates: [] };
   }
@@ -393,6 +408,11 @@ function localData(
       })),
     definitions: (type, listId) => cached()?.definitions(type, listId) ?? [],
     viewNames: (type) => cached()?.viewNames(type) ?? [],
+    lists: () =>
+      (cached()?.lists() ?? []).map((l) => ({
+        value: l.id,
+        description: `${l.name} (${l.object_type})`,
+      })),
     jobs: () => jobs,
   };
 }

@@ -40,6 +40,12 @@ export interface Deps {
   prompter: Prompter;
   /** Cancelled on Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * While a handler is registered, a second Ctrl-C calls it instead of leaving at once: a
+   * command that stops in steps (an import waiting for its chunks in flight) abandons what
+   * it waits for and still says where it stopped. Gives the function that unregisters it.
+   */
+  onAbandon(handler: () => void): () => void;
   /** The output format and fields chosen by --format/--json/--fields. */
   format: Format;
   fields: string[] | undefined;
@@ -55,7 +61,15 @@ export interface Deps {
    * close it: main.ts closes it once the verb has returned or thrown.
    */
   client(): Promise<ApiClient>;
+  /**
+   * A client for other credentials than the command's (a profile being added, checked
+   * before it is saved), with the same timeouts and retries; closed with the command's.
+   */
+  clientFor(creds: ClientCredentials): Promise<ApiClient>;
 }
+
+/** What a client needs to know of the credentials it sends. */
+export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'apiKey' | 'teamId' | 'rateLimit'>;
 
 /** The dependencies of one command, and the end of their lifetime (see main.ts). */
 export interface OwnedDeps extends Deps {
@@ -74,6 +88,8 @@ export interface DepsInit {
   io: IOStreams;
   env: Env;
   signal: AbortSignal;
+  /** Registers what a second Ctrl-C does (see Deps.onAbandon); default: nothing. */
+  onAbandon?: (handler: () => void) => () => void;
   /** Read when a command asks for it (working it out from the bundle's URL costs 1 ms). */
   binPath: () => string;
   cwd: string;
@@ -124,10 +140,35 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
   let shaping: { end(): Promise<void> } | undefined;
+  const others: Promise<ApiClient>[] = [];
+  // The HTTP client loads only for commands that send requests.
+  const build = async (c: ClientCredentials): Promise<ApiClient> => {
+    const { ApiClient, RateLimiter } = await import('./api/client.ts');
+    const key = `${c.baseUrl}\n${c.apiKey}\n${c.rateLimit}`;
+    let limiter = limiters.get(key);
+    if (limiter === undefined) {
+      limiter = new RateLimiter(c.rateLimit);
+      limiters.set(key, limiter);
+    }
+    return new ApiClient({
+      baseUrl: c.baseUrl,
+      apiKey: c.apiKey,
+      teamId: c.teamId,
+      io,
+      limiter,
+      timeoutMs,
+      retries,
+      signal: init.signal,
+      env,
+      userAgent: `ws/${VERSION} node/${process.versions.node}`,
+      ...init.clientOverrides,
+    });
+  };
   const deps: OwnedDeps = {
     io,
     env,
     signal: init.signal,
+    onAbandon: init.onAbandon ?? (() => () => {}),
     get binPath() {
       return init.binPath();
     },
@@ -150,30 +191,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       return creds;
     },
     async client() {
-      // The HTTP client loads only for commands that send requests.
-      client ??= deps.credentials().then(async (c) => {
-        const api = await import('./api/client.ts');
-        const { ApiClient, RateLimiter } = api;
-        const key = `${c.baseUrl}\n${c.apiKey}\n${c.rateLimit}`;
-        let limiter = limiters.get(key);
-        if (limiter === undefined) {
-          limiter = new RateLimiter(c.rateLimit);
-          limiters.set(key, limiter);
-        }
-        return new ApiClient({
-          baseUrl: c.baseUrl,
-          apiKey: c.apiKey,
-          teamId: c.teamId,
-          io,
-          limiter,
-          timeoutMs,
-          retries,
-          signal: init.signal,
-          env,
-          userAgent: `ws/${VERSION} node/${process.versions.node}`,
-          ...init.clientOverrides,
-        });
-      });
+      client ??= deps.credentials().then(build);
       const made = await client;
       // Every request in flight listens to the command's signal; imports and batch work keep
       // up to 16 at once (--concurrency), past Node's default of 10 listeners and its leak
@@ -196,13 +214,21 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       shaping = undefined;
       await s?.end();
     },
+    clientFor(c) {
+      init.secrets?.push(c.apiKey);
+      const made = build(c);
+      others.push(made);
+      return made;
+    },
     async close() {
-      const built = client;
+      const built = [client, ...others.splice(0)];
       client = undefined;
-      const c = await built?.catch(() => undefined);
-      await c?.close().catch((err: unknown) => {
-        io.debug(`closing the API client: ${(err as Error).message}`);
-      });
+      for (const made of built) {
+        const c = await made?.catch(() => undefined);
+        await c?.close().catch((err: unknown) => {
+          io.debug(`closing the API client: ${(err as Error).message}`);
+        });
+      }
     },
   };
   return deps;

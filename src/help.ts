@@ -30,11 +30,15 @@ export function orList(items: readonly string[]): string {
 
 const isHidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
 
-/** The long flags a command accepts: its own and those of the commands above it. */
+/**
+ * The long flags a command accepts: its own and those of the commands above it (--version
+ * is the root's alone: `ws --versoin` is offered it, `ws records --versoin` is not).
+ */
 function longFlags(cmd: Command): string[] {
   const out = new Set<string>();
   for (let c: Command | null = cmd; c; c = c.parent)
-    for (const o of c.options) if (o.long && !o.hidden && o.long !== '--version') out.add(o.long);
+    for (const o of c.options)
+      if (o.long && !o.hidden && (o.long !== '--version' || c === cmd)) out.add(o.long);
   out.add('--help');
   return [...out];
 }

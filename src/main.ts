@@ -9,7 +9,7 @@ import { helpTarget } from './help.ts';
 import { type Env, type IOStreams, isTruthy, systemIO } from './io/streams.ts';
 import type { Prompter } from './prompt/prompter.ts';
 import { reportError } from './report.ts';
-import { buildProgram } from './root.ts';
+import { buildProgram, NOUNS } from './root.ts';
 
 export interface MainOptions {
   io?: IOStreams;
@@ -64,6 +64,36 @@ function helpWords(argv: readonly string[]): string[] | undefined {
   return words[0] === 'help' && words.length > 1 ? words.slice(1) : undefined;
 }
 
+/** Where the first word that is not a flag (or a global flag's value) is, or -1. */
+function firstOperand(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return -1;
+    if (!a.startsWith('-') || a === '-') return i;
+    if (VALUE_FLAGS.has(a)) i++;
+  }
+  return -1;
+}
+
+/**
+ * argv with an alias expanded (see src/aliases.ts): only when its first word is not one of
+ * ws's commands, so a built-in always wins; the config file is read only then.
+ */
+async function withAlias(argv: string[], env: Env, io: IOStreams): Promise<string[]> {
+  const at = firstOperand(argv);
+  const word = at < 0 ? undefined : argv[at]!;
+  if (word === undefined || word === 'help' || NOUNS.some((n) => n.names.includes(word)))
+    return argv;
+  const { ProfileStore } = await import('./config/store.ts');
+  const expansion = (await ProfileStore.open(env)).aliases().get(word);
+  if (expansion === undefined) return argv;
+  const { expandAlias } = await import('./aliases.ts');
+  const expanded = expandAlias(argv, at, word, expansion);
+  if (expanded.includes('--debug') || isTruthy(env.WS_DEBUG))
+    io.stderr.write(`${io.err.dim(`alias ${word}: ws ${expanded.join(' ')}`)}\n`);
+  return expanded;
+}
+
 export async function main(argv: string[], opts: MainOptions = {}): Promise<number> {
   const env = opts.env ?? process.env;
   const io = opts.io ?? systemIO(env);
@@ -82,13 +112,31 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
 
   let signal = opts.signal;
   let cleanup = () => {};
+  /** What a second Ctrl-C does while a command has registered it (Deps.onAbandon). */
+  let abandon: (() => void) | undefined;
+  let onAbandon: ((handler: () => void) => () => void) | undefined;
   if (!signal) {
     const controller = new AbortController();
     signal = controller.signal;
     let count = 0;
+    onAbandon = (handler) => {
+      abandon = handler;
+      return () => {
+        if (abandon === handler) abandon = undefined;
+      };
+    };
     const onSignal = (name: NodeJS.Signals) => {
       count++;
-      if (count > 1) process.exit(ExitCode.interrupted);
+      if (count > 1) {
+        // The terminal echoed ^C where the cursor was: what follows (the shell's prompt, or
+        // the command's last words) starts on a line of its own.
+        if (name === 'SIGINT' && io.isStderrTTY) io.stderr.write('\n');
+        const handler = count === 2 ? abandon : undefined;
+        if (handler === undefined) process.exit(ExitCode.interrupted);
+        abandon = undefined;
+        handler();
+        return;
+      }
       controller.abort(new InterruptedError(name === 'SIGTERM' ? 'Terminated.' : 'Interrupted.'));
     };
     process.on('SIGINT', onSignal);
@@ -107,6 +155,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           io,
           env,
           signal: signal!,
+          ...(onAbandon ? { onAbandon } : {}),
           binPath: () => opts.binPath ?? new URL('../bin/ws.js', import.meta.url).pathname,
           cwd: opts.cwd ?? process.cwd(),
           ...(opts.prompter ? { prompter: opts.prompter } : {}),
@@ -152,6 +201,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       const { runComplete } = await import('./complete.ts');
       return await runComplete(argv.slice(1), io, env, (words) => buildProgram(context, io, words));
     }
+    // An alias stands for the words it was set to: expanded before anything is parsed.
+    argv = await withAlias(argv, env, io);
+    report.json ||= wantsJson(argv);
     const help = helpWords(argv);
     if (help !== undefined) {
       // `ws help TOPIC` and `ws help NOUN [VERB]`: the topic, or that command's help.

@@ -45,6 +45,10 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
     load: async () => (await import('./commands/views/index.ts')).registerViews,
   },
   {
+    names: ['lists', 'list'],
+    load: async () => (await import('./commands/lists/index.ts')).registerLists,
+  },
+  {
     names: ['automations', 'automation'],
     load: async () => (await import('./commands/automations/index.ts')).registerAutomations,
   },
@@ -59,6 +63,14 @@ export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Reg
   {
     names: ['completion'],
     load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
+  },
+  {
+    names: ['alias'],
+    load: async () => (await import('./commands/alias/index.ts')).registerAlias,
+  },
+  {
+    names: ['version'],
+    load: async () => (await import('./commands/version/index.ts')).registerVersion,
   },
 ];
 

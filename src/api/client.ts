@@ -141,6 +141,26 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** Codes of a network error before any connection to the service was made. */
+const NO_CONNECTION = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether a request's network error came before it could reach the service (refused, an
+ * unknown host, an untrusted certificate): nothing it carried was taken.
+ */
+export function neverConnected(err: NetworkError): boolean {
+  const e = err.cause as { code?: string; cause?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return code !== undefined && (NO_CONNECTION.has(code) || CERTIFICATE_CODES.has(code));
+}
+
 function describeNetworkError(err: unknown): { text: string; retryable: boolean; hint?: string } {
   const e = err as { code?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code;

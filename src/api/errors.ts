@@ -44,6 +44,32 @@ function bodySnippet(text: string): string {
   return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 
+/** What ends ws's words of a 403 and starts the service's own (see refusedWhich). */
+const REFUSED_MARK = 'HTTP 403): ';
+
+/**
+ * A 403 refusal as the service said it, and which of the API key and the team it blames
+ * (the API answers 403 for both, "an invalid key, or a key without access to the team"):
+ * 'team' when it says the key has no access to the team, 'key' when it says the key is
+ * invalid (unknown, revoked, expired), undefined when it does not tell.
+ */
+export function refusalOf(err: ApiError): { which: 'key' | 'team' | undefined; said: string } {
+  const at = err.message.indexOf(REFUSED_MARK);
+  const said = at < 0 ? err.message : err.message.slice(at + REFUSED_MARK.length);
+  let which: 'key' | 'team' | undefined;
+  if (
+    /\bteam\b/i.test(said) &&
+    /\b(no access|not a member|does not belong|not allowed)\b/i.test(said)
+  )
+    which = 'team';
+  else if (
+    /\bkey\b[^.]*\b(invalid|not valid|unknown|revoked|expired|incorrect|wrong)\b/i.test(said) ||
+    /\b(invalid|unknown|revoked|expired|incorrect|wrong)\b[^.]*\bkey\b/i.test(said)
+  )
+    which = 'key';
+  return { which, said };
+}
+
 export function toApiError(ans: RawAnswer): ApiError {
   let parsed: unknown;
   try {
@@ -107,7 +133,7 @@ export function toApiError(ans: RawAnswer): ApiError {
       hint = 'Set WS_API_KEY or store a key with `ws profile add NAME --with-key`.';
       break;
     case 403:
-      message = `The API key was refused: it is invalid, or it has no access to team ${ans.teamId ?? 'in the path'} (HTTP 403): ${message}`;
+      message = `The API key was refused: it is invalid, or it has no access to team ${ans.teamId ?? 'in the path'} (${REFUSED_MARK}${message}`;
       hint =
         'Check the key and team id with `ws auth status`; a new key can be generated in the workspace settings (API section).';
       break;

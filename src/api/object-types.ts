@@ -4,13 +4,19 @@
 import { UsageError } from '../errors.ts';
 import {
   AutomationObjectType,
+  BulkObjectType,
+  GrantObjectType,
   PropertyObjectType,
   RecordObjectType,
   ViewObjectType,
 } from '../generated/enums.ts';
 
-/** Record endpoints (and import, grants for deal and action). */
+/** Record endpoints: api.md's six, and event and engagement. */
 export const RECORD_TYPES = RecordObjectType;
+/** The record types with import and batch update and delete (all but event). */
+export const BULK_TYPES = BulkObjectType;
+/** The object types with grants (message has no other route). */
+export const GRANT_TYPES = GrantObjectType;
 /** Property endpoints: these nine are documented; the service knows more. */
 export const PROPERTY_TYPES = PropertyObjectType;
 /** View endpoints. */
@@ -19,16 +25,19 @@ export const VIEW_TYPES = ViewObjectType;
 export const AUTOMATION_TYPES = AutomationObjectType;
 
 export type RecordType = (typeof RECORD_TYPES)[number];
+export type BulkType = (typeof BULK_TYPES)[number];
+export type GrantType = (typeof GRANT_TYPES)[number];
 export type ViewType = (typeof VIEW_TYPES)[number];
 export type AutomationType = (typeof AUTOMATION_TYPES)[number];
 
-export type TypeFamily = 'record' | 'property' | 'view' | 'automation';
+export type TypeFamily = 'record' | 'property' | 'view' | 'automation' | 'grant';
 
 const FAMILIES: Record<TypeFamily, readonly string[]> = {
   record: RECORD_TYPES,
   property: PROPERTY_TYPES,
   view: VIEW_TYPES,
   automation: AUTOMATION_TYPES,
+  grant: GRANT_TYPES,
 };
 
 const WHAT: Record<TypeFamily, string> = {
@@ -36,6 +45,7 @@ const WHAT: Record<TypeFamily, string> = {
   property: 'properties',
   view: 'views',
   automation: 'automations',
+  grant: 'grants',
 };
 
 /** `contacts` → `contact`, `Deals` → `deal`, `ai-chat-threads` → `ai_chat_thread`. */
@@ -63,4 +73,19 @@ export function objectType(input: string, family: TypeFamily): string {
     `Unknown object type "${input}" for ${WHAT[family]}.`,
     `Object types for ${WHAT[family]}: ${known.join(', ')} (singular or plural).`,
   );
+}
+
+/**
+ * A record type that has import and the batch operations (`what` names the operation for
+ * the message): `event` records have neither, a usage error that says what to do instead.
+ */
+export function bulkRecordType(input: string, what: string): BulkType {
+  const type = objectType(input, 'record');
+  if (!(BULK_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(
+      `${type} records have no ${what}: the API writes them one at a time.`,
+      `Use ws records create ${type} / update / delete for each record. Types with ${what}: ${BULK_TYPES.join(', ')}.`,
+    );
+  }
+  return type as BulkType;
 }

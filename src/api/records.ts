@@ -1,7 +1,7 @@
 // Typed calls for the record endpoints, over the one HTTP client. Each returns the answer
 // body and what the headers add (the etag of single-record answers, the request id).
 import type { ApiClient } from './client.ts';
-import type { RecordType } from './object-types.ts';
+import type { GrantType, RecordType } from './object-types.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
 export type CountAnswer = AnswerOf<'countRecords', 200>;
@@ -15,7 +15,6 @@ export type BatchUpdateItem = Schemas['BatchUpdateItem'];
 export type BulkResult = AnswerOf<'batchDeleteRecords', 200>;
 export type Grant = AnswerOf<'getGrant', 200>;
 export type GrantWrite = Schemas['GrantWrite'];
-export type GrantType = 'deal' | 'action';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;

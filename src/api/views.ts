@@ -179,3 +179,72 @@ export async function deleteView(
     throw unavailable(err, 'deleting views', 'Delete the view in the workspace app instead.');
   }
 }
+
+export type ViewRecordsList = AnswerOf<'listViewRecords', 200>;
+
+/**
+ * GET …/views/{viewId}/records → a page of the records the view selects, its pinned records
+ * first (in its `record_order`).
+ */
+export async function listViewRecords(
+  client: ApiClient,
+  type: ViewType,
+  id: string,
+  page: { cursor?: string | undefined; limit?: number | undefined } & CallOptions = {},
+): Promise<ViewRecordsList> {
+  const res = await client.request<ViewRecordsList>({
+    method: 'GET',
+    path: [...viewsPath(client, type), id, 'records'],
+    query: { cursor: page.cursor, limit: page.limit } satisfies QueryOf<'listViewRecords'>,
+    signal: page.signal,
+  });
+  return res.body;
+}
+
+/** POST …/views/{viewId}/records/{objectId}: pin a record → the view (its record_order). */
+export async function pinViewRecord(
+  client: ApiClient,
+  type: ViewType,
+  id: string,
+  recordId: string,
+  opts: CallOptions = {},
+): Promise<View> {
+  const res = await client.request<AnswerOf<'pinViewRecord', 200>>({
+    method: 'POST',
+    path: [...viewsPath(client, type), id, 'records', recordId],
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** DELETE …/views/{viewId}/records/{objectId}: unpin a record (204). */
+export async function unpinViewRecord(
+  client: ApiClient,
+  type: ViewType,
+  id: string,
+  recordId: string,
+  opts: CallOptions = {},
+): Promise<void> {
+  await client.request({
+    method: 'DELETE',
+    path: [...viewsPath(client, type), id, 'records', recordId],
+    signal: opts.signal,
+  });
+}
+
+/** PATCH …/views/{viewId}/records { object_ids }: reorder the pinned records → the view. */
+export async function reorderViewRecords(
+  client: ApiClient,
+  type: ViewType,
+  id: string,
+  objectIds: string[],
+  opts: CallOptions = {},
+): Promise<View> {
+  const res = await client.request<AnswerOf<'reorderViewRecords', 200>>({
+    method: 'PATCH',
+    path: [...viewsPath(client, type), id, 'records'],
+    body: { object_ids: objectIds } satisfies Schemas['ViewRecordOrder'],
+    signal: opts.signal,
+  });
+  return res.body;
+}

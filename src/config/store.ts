@@ -1,5 +1,5 @@
-// The profile store: named profiles { base_url, team_id, api_key, rate_limit } and
-// the default profile's name, in one JSON file of mode 0600.
+// The profile store: named profiles { base_url, team_id, api_key, rate_limit }, the
+// default profile's name and the aliases (`ws alias`), in one JSON file of mode 0600.
 //
 // Reads parse the file directly (most commands only read a profile). Every change is a
 // read-modify-write under the file's cross-process lock (util/file-lock.ts): the file is read again
@@ -24,6 +24,8 @@ export interface Profile {
 interface ConfigShape {
   default_profile?: string;
   profiles: Record<string, Profile>;
+  /** `ws alias`: a name and the words it stands for (see src/aliases.ts). */
+  aliases?: Record<string, string>;
 }
 
 /** The directory ws keeps its files in: WS_CONFIG_DIR, else the platform's config directory. */
@@ -140,6 +142,43 @@ export class ProfileStore {
       if (!Object.hasOwn(data.profiles, name)) return false;
       delete data.profiles[name];
       if (data.default_profile === name) delete data.default_profile;
+      return true;
+    });
+  }
+
+  /** The aliases, by name (own names only: a name is data, whatever it spells). */
+  aliases(): Map<string, string> {
+    const out = new Map<string, string>();
+    const all = this.data.aliases;
+    if (all && typeof all === 'object' && !Array.isArray(all))
+      for (const name of Object.keys(all))
+        if (typeof all[name] === 'string') out.set(name, all[name]);
+    return out;
+  }
+
+  /** Saves an alias (replacing one of the same name), under the file's lock. */
+  async setAlias(name: string, expansion: string): Promise<void> {
+    await this.update((data) => {
+      const aliases =
+        data.aliases && typeof data.aliases === 'object' && !Array.isArray(data.aliases)
+          ? data.aliases
+          : {};
+      Object.defineProperty(aliases, name, {
+        value: expansion,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      data.aliases = aliases;
+      return true;
+    });
+  }
+
+  /** Removes an alias; false when there was none of that name. */
+  async removeAlias(name: string): Promise<boolean> {
+    return this.update((data) => {
+      if (!data.aliases || !Object.hasOwn(data.aliases, name)) return false;
+      delete data.aliases[name];
       return true;
     });
   }

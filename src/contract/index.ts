@@ -310,6 +310,20 @@ class LoadedContract implements Contract {
     return problems;
   }
 
+  validateSchema(name: string, value: unknown): string[] {
+    const schemas = isPlainObject(this.doc.components)
+      ? (this.doc.components.schemas as Obj | undefined)
+      : undefined;
+    if (!isPlainObject(schemas?.[name])) throw new Error(`contract: no schema named ${name}`);
+    const validate = this.bodyValidator(`schema ${name}`, {
+      $ref: `#/components/schemas/${name}`,
+    });
+    if (validate(value)) return [];
+    return this.fieldErrors(validate.errors ?? [], [name], value).map(
+      (e) => `${e.field} ${e.message}`,
+    );
+  }
+
   // ---------------------------------------------------------------- internals
 
   private info(operationId: string): OperationInfo {

@@ -79,4 +79,9 @@ export interface Contract {
    * not a 404). Undefined when no path template matches (404). `pathname` may carry a query string.
    */
   match(method: string, pathname: string): RouteMatch | undefined;
+  /**
+   * Problems of a value against one of the document's schemas (components.schemas[name]),
+   * empty when it matches: what travels outside HTTP answers (the realtime stream's messages).
+   */
+  validateSchema(name: string, value: unknown): string[];
 }

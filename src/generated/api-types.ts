@@ -7,7 +7,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -47,7 +47,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -87,7 +87,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -95,6 +95,7 @@ export interface paths {
         /**
          * Count the records visible to the caller
          * @description Query filters are not applied; use `include_total` on the query endpoint for filtered totals.
+         *     On the hosted service an unfiltered count of `engagement` records can take tens of seconds.
          */
         get: operations["countRecords"];
         put?: never;
@@ -112,8 +113,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -154,8 +155,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -179,8 +180,8 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -204,7 +205,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -238,7 +239,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -273,7 +274,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -300,7 +301,7 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -355,23 +356,25 @@ export interface paths {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };
             cookie?: never;
         };
         /**
-         * Read the grant of a deal or action
+         * Read the grant of a record (or a message)
          * @description A record never granted has the empty grant (`share_level` null, empty maps). The participant
          *     arrays hold the ids the record's reference properties (ref_ and multiref_) to contacts,
          *     identities and organizations carry (`[]` when they are empty), and are null for a kind no
-         *     property of the type refers to. A missing or soft-deleted record is 404.
+         *     property of the type refers to. A missing or soft-deleted record is 404. `message` has no
+         *     record routes: any message id is answered (the sandbox keeps no messages), its participant
+         *     arrays null (participants cannot be resolved).
          */
         get: operations["getGrant"];
         /**
-         * Replace the grant of a deal or action
+         * Replace the grant of a record (or a message)
          * @description Idempotent full replacement; answers the grant as stored (see `GrantWrite` for the accepted forms).
          */
         put: operations["putGrant"];
@@ -634,6 +637,73 @@ export interface paths {
         patch: operations["updateView"];
         trace?: never;
     };
+    "/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The records a view selects, its pinned records first
+         * @description The view's `select`, `filter`, `sort` and `combinator` run as a record query of the object type
+         *     (on the view's list when it has one); the pinned records it selects come first, in the view's
+         *     `record_order`, then the others in the view's sort. `cursor`, `limit` (above 50 capped at 50)
+         *     and `page` page the whole as on the query endpoint; a cursor is refused once the view or its
+         *     pins changed. A view of an object type without records (comment) has none.
+         */
+        get: operations["listViewRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reorder a view's pinned records
+         * @description `object_ids` gives the new order: each must be pinned (else 400 naming it); pinned records
+         *     left out follow in their order. Answers 200 with the view (its `record_order`).
+         */
+        patch: operations["reorderViewRecords"];
+        trace?: never;
+    };
+    "/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records/{objectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a record to the top of a view
+         * @description Adds the record to the end of the view's `record_order` (a record pinned already keeps its
+         *     place). The record must exist and not be deleted (404); the view shows it first while its
+         *     filter selects it. At most 1,000 pinned records per view (409). Answers 200 with the view.
+         */
+        post: operations["pinViewRecord"];
+        /**
+         * Unpin a record
+         * @description Removes the record from the view's `record_order`; a record not pinned is 404. Answers 204.
+         */
+        delete: operations["unpinViewRecord"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/prism/{teamId}/{automationObjectType}/triggered_automations": {
         parameters: {
             query?: never;
@@ -705,6 +775,94 @@ export interface paths {
          *     it again is 404.
          */
         delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/realtime/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket for the WebSocket stream of record changes
+         * @description Answers a short-lived, single-use `ticket` (`expires_in` seconds to use it) and `ws_url`, the
+         *     stream's WebSocket URL: open `ws_url?token=<ticket>`. The key's team is the stream's. Answers
+         *     201 (the sandbox's choice; the hosted status is not published).
+         *
+         *     The message format of the hosted stream is not published; the sandbox's is this (one JSON
+         *     text message each, schema RealtimeMessage). Query parameters of the stream: `token` (the
+         *     ticket; missing, unknown, used or expired: 401 at the upgrade), `after` (a position to read
+         *     on after, from an earlier message), `types` (comma-separated record types to receive; the
+         *     others still move the reader's position). The stream sends `ready` (where the reader
+         *     starts, the newest and the oldest positions kept), `gap` when `after` cannot be honoured
+         *     (`too_old`: the window dropped the changes after it; `other_stream`: a position of another
+         *     stream, after a reset; `ahead`), then one `change` per record change, in order; a
+         *     `heartbeat` with the reader's position every 15 s; `reset` when the sandbox is reset (a
+         *     new stream); and `behind`, then close code 4001, when the reader's buffer stayed full
+         *     while it fell behind: reconnect with `after` set to its position. Positions are opaque.
+         */
+        post: operations["createRealtimeTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/prism/{teamId}/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The lists that are not core ones
+         * @description Lists in creation order (the sandbox has no core lists: every list made with a template is
+         *     listed), at most `limit` (default and most 50) a page.
+         */
+        get: operations["listLists"];
+        put?: never;
+        /**
+         * Create a list from a template
+         * @description A list holds records of one object type (`template_id` decides it; `custom` takes `object_type`).
+         *     The template creates the list's stage property (a `select_str` definition of the list with
+         *     `alias: app_stage` and the template's stages as options) and its views (a `kanban` board grouped
+         *     by the stage and a `grid` of every record), all scoped to the list (`list_id`). Answers 201 with
+         *     the list and its views (the sandbox's choice; the hosted status is not published). `name`
+         *     defaults to the template's title.
+         */
+        post: operations["createList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/prism/{teamId}/lists/{listId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                listId: string;
+            };
+            cookie?: never;
+        };
+        /** One list with its views */
+        get: operations["getList"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -921,16 +1079,32 @@ export interface components {
             code: string;
             message: string;
         };
-        /** @enum {string} */
-        RecordObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document";
+        /**
+         * @description The object types with record endpoints: the six of api.md, and `event` and `engagement`,
+         *     which the official client reaches too.
+         * @enum {string}
+         */
+        RecordObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "engagement";
+        /**
+         * @description The record types with import and batch update and delete: every record type but `event`
+         *     (the official client has neither for events).
+         * @enum {string}
+         */
+        BulkObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "engagement";
+        /**
+         * @description The object types with grants. `message` records have no other route: a message grant is
+         *     read and replaced by the message's id.
+         * @enum {string}
+         */
+        GrantObjectType: "deal" | "action" | "document" | "event" | "engagement" | "identity" | "message";
         /**
          * @description The object types of the property endpoints that the API documents. The endpoints take
          *     further names (parameters.PropertyObjectType): the set is open.
          * @enum {string}
          */
-        PropertyObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "ai_chat_thread" | "ai_chat_message";
+        PropertyObjectType: "contact" | "organization" | "identity" | "deal" | "action" | "document" | "event" | "ai_chat_thread" | "ai_chat_message" | "comment" | "engagement" | "agent_site";
         /** @enum {string} */
-        ViewObjectType: "action" | "deal" | "document" | "event" | "identity" | "organization";
+        ViewObjectType: "action" | "deal" | "document" | "event" | "identity" | "organization" | "comment" | "engagement";
         /** @enum {string} */
         AutomationObjectType: "message" | "action" | "event" | "document" | "identity" | "linkedin_message" | "deal" | "organization" | "contact";
         /** @enum {string} */
@@ -1444,8 +1618,21 @@ export interface components {
             select?: string[] | null;
             sort?: components["schemas"]["SortEntry"][] | null;
             sort_order?: number | null;
+            /**
+             * @description The pinned records, by id, in their order: the view's records list them first. Changed
+             *     by pinning, unpinning and reordering (`…/views/{viewId}/records`), not by a view patch.
+             */
+            record_order?: string[];
             team_id?: string | null;
             user_id?: string | null;
+        };
+        /** @description The new order of a view's pinned records (fields beyond object_ids are ignored). */
+        ViewRecordOrder: {
+            /**
+             * @description Pinned record ids in their new order. Every id must be pinned; pinned records left out
+             *     keep their order after those named (an empty array changes nothing).
+             */
+            object_ids: string[];
         };
         /** @description Answer of a view read with `include=records`. */
         ViewWithRecords: {
@@ -1461,6 +1648,129 @@ export interface components {
             data: components["schemas"]["View"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /**
+         * @description The templates of lists; `custom` needs `object_type`.
+         * @enum {string}
+         */
+        ListTemplate: "sales_deals" | "recruiting" | "partnerships" | "fundraising" | "knowledge_base" | "issue_tracker" | "content_calendar" | "job_applications" | "project_tracker" | "feedback" | "portco_tracker" | "deal_flow" | "lp_fundraising" | "custom";
+        /** @description Fields beyond these are ignored. */
+        ListCreate: {
+            template_id: components["schemas"]["ListTemplate"];
+            /** @description Default the template's title. */
+            name?: string;
+            /** @description Required with `custom`; with another template it must be the template's own type. */
+            object_type?: components["schemas"]["RecordObjectType"];
+        };
+        List: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            template_id: components["schemas"]["ListTemplate"];
+            object_type: components["schemas"]["RecordObjectType"];
+            /** @description Core lists are the workspace's own (not listed); lists made from a template are not. */
+            core: boolean;
+            /**
+             * Format: uuid
+             * @description The list's stage definition (`alias: app_stage`).
+             */
+            stage_property_id: string | null;
+            /** Format: uuid */
+            team_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ListWithViews: components["schemas"]["List"] & {
+            /** @description The views of the list (`list_id` the list's), in creation order. */
+            views: components["schemas"]["View"][];
+        };
+        ListPage: {
+            data: components["schemas"]["List"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        RealtimeTicket: {
+            /** @description Single use; pass it as the stream's `token`. */
+            ticket: string;
+            /** @description Seconds left to open the stream with it. */
+            expires_in: number;
+            /** @description The stream's WebSocket URL (ws:// or wss://). */
+            ws_url: string;
+        };
+        /** @description Where a message stands in the stream; opaque (the sandbox's are `<stream>-<sequence>`). */
+        RealtimePosition: string;
+        /** @description One message of the realtime stream (the sandbox's format). */
+        RealtimeMessage: components["schemas"]["RealtimeChange"] | components["schemas"]["RealtimeReady"] | components["schemas"]["RealtimeHeartbeat"] | components["schemas"]["RealtimeGap"] | components["schemas"]["RealtimeBehind"] | components["schemas"]["RealtimeReset"];
+        RealtimeValueChange: {
+            /** @description The value before (null for none). */
+            from: unknown;
+            /** @description The value after (null for none). */
+            to: unknown;
+        };
+        RealtimeChange: {
+            /** @constant */
+            kind: "change";
+            position: components["schemas"]["RealtimePosition"];
+            type: components["schemas"]["RecordObjectType"];
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            change: "created" | "updated" | "deleted" | "restored";
+            /** @description The API operation that wrote it (create, patch, upsert, duplicate, batch_update, delete, batch_delete, restore, import). */
+            source: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The workspace values the write changed, by slug (every value of a created record, from null; none for a deletion or restore). */
+            changes: {
+                [key: string]: components["schemas"]["RealtimeValueChange"];
+            };
+            /** @description The list values the write changed, by list id then slug. */
+            list_changes?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["RealtimeValueChange"];
+                };
+            };
+            /** @description The record after the write (as it was, for a deletion), values as stored (options as slugs, references as ids). */
+            record: {
+                /** Format: uuid */
+                id: string;
+                default: components["schemas"]["PropertyValues"];
+                list?: Record<string, never>;
+            };
+        };
+        RealtimeReady: {
+            /** @constant */
+            kind: "ready";
+            position: components["schemas"]["RealtimePosition"];
+            latest: components["schemas"]["RealtimePosition"];
+            oldest: components["schemas"]["RealtimePosition"];
+        };
+        RealtimeHeartbeat: {
+            /** @constant */
+            kind: "heartbeat";
+            position: components["schemas"]["RealtimePosition"];
+        };
+        RealtimeGap: {
+            /** @constant */
+            kind: "gap";
+            from: string;
+            to: components["schemas"]["RealtimePosition"];
+            /** @enum {string} */
+            reason: "too_old" | "other_stream" | "ahead";
+            message: string;
+        };
+        RealtimeBehind: {
+            /** @constant */
+            kind: "behind";
+            position: components["schemas"]["RealtimePosition"];
+            message: string;
+        };
+        RealtimeReset: {
+            /** @constant */
+            kind: "reset";
+            position: components["schemas"]["RealtimePosition"];
         };
         /**
          * @description `update` fires on object updates (requires a changeset); `lifecycle` fires on create and/or delete (requires a state filter).
@@ -1703,11 +2013,21 @@ export interface components {
             delivery_id?: string | null;
         };
         /**
-         * @description Reflects the latest attempt; `pending` (the sandbox's) until an attempt has ended.
+         * @description Reflects the latest attempt. A listing holds only deliveries whose first attempt has ended.
          * @enum {string}
          */
-        DeliveryStatus: "success" | "failed" | "pending";
-        Delivery: {
+        DeliveryStatus: "success" | "failed";
+        /**
+         * @description Reflects the latest attempt; `pending` (the sandbox's) until the first attempt has ended:
+         *     such a delivery is read by its id (a ping's or handshake's `delivery_id`), never listed.
+         * @enum {string}
+         */
+        DeliveryDetailStatus: "success" | "failed" | "pending";
+        Delivery: components["schemas"]["DeliveryFields"] & {
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /** @description A delivery's fields but its `status` (Delivery and DeliveryDetail add it). */
+        DeliveryFields: {
             /** Format: uuid */
             delivery_id: string;
             /** Format: uuid */
@@ -1716,7 +2036,6 @@ export interface components {
             team_id: string;
             /** @enum {string} */
             type: "delivery" | "verification";
-            status: components["schemas"]["DeliveryStatus"];
             /** @description Of the latest attempt; null on transport error. */
             status_code: number | null;
             /** @description Attempts so far, including retries. */
@@ -1760,7 +2079,8 @@ export interface components {
             /** @description How long the attempt took. The sandbox's addition. */
             duration_ms?: number;
         };
-        DeliveryDetail: components["schemas"]["Delivery"] & {
+        DeliveryDetail: components["schemas"]["DeliveryFields"] & {
+            status: components["schemas"]["DeliveryDetailStatus"];
             attempt_history: components["schemas"]["DeliveryAttempt"][];
         };
         DeliveryList: {
@@ -1915,8 +2235,10 @@ export interface components {
     parameters: {
         /** @description The team (workspace) id shown in the API settings. */
         TeamId: string;
-        /** @description Object type of the records (the documented set). */
+        /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
         RecordObjectType: components["schemas"]["RecordObjectType"];
+        /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+        BulkObjectType: components["schemas"]["BulkObjectType"];
         /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
         RecordId: string;
         /**
@@ -1952,8 +2274,9 @@ export interface components {
         Term: string;
         /** @description Include the options of select definitions (default false; options are left out). */
         IncludeOptions: boolean;
-        /** @description `pending` (no attempt has ended yet) is the sandbox's. */
-        DeliveryStatus: "success" | "failed" | "pending";
+        /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
+        DeliveryStatus: components["schemas"]["DeliveryStatus"];
+        /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
         DeliveryType: "delivery" | "verification" | "all";
         /** @description Only deliveries created before this instant (ISO-8601). */
         Before: string;
@@ -2002,7 +2325,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2044,7 +2367,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2088,7 +2411,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2131,7 +2454,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
             };
             cookie?: never;
@@ -2173,8 +2496,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2236,8 +2559,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2286,8 +2609,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
-                objectType: components["parameters"]["RecordObjectType"];
+                /** @description Object type of the records; `event` records have no import and no batch operations (404). */
+                objectType: components["parameters"]["BulkObjectType"];
             };
             cookie?: never;
         };
@@ -2331,7 +2654,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -2379,7 +2702,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Slug of the lookup property. */
                 slug: string;
@@ -2444,7 +2767,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2484,7 +2807,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2522,7 +2845,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2576,7 +2899,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2624,7 +2947,7 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Object type of the records (the documented set). */
+                /** @description Object type of the records (the six of api.md, `event` and `engagement`). */
                 objectType: components["parameters"]["RecordObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
@@ -2697,8 +3020,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };
@@ -2741,8 +3064,8 @@ export interface operations {
             path: {
                 /** @description The team (workspace) id shown in the API settings. */
                 teamId: components["parameters"]["TeamId"];
-                /** @description Grants exist for deals and actions only. */
-                objectType: "deal" | "action";
+                /** @description The object types with grants; other types are 404. */
+                objectType: components["schemas"]["GrantObjectType"];
                 /** @description Record id (the hosted documentation names it per type, e.g. contactId, dealId). */
                 id: components["parameters"]["RecordId"];
             };
@@ -3159,6 +3482,11 @@ export interface operations {
                 /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
                 cursor?: components["parameters"]["Cursor"];
                 limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
             };
             header?: never;
             path: {
@@ -3354,6 +3682,173 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listViewRecords: {
+        parameters: {
+            query?: {
+                /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size; values above 50 are capped at 50. */
+                limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of record rows. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reorderViewRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ViewRecordOrder"];
+            };
+        };
+        responses: {
+            /** @description The view with its new record_order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pinViewRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The view with its record_order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unpinViewRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                viewObjectType: components["parameters"]["ViewObjectType"];
+                viewId: string;
+                /** @description The record to pin or unpin (a record of the view's object type). */
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
@@ -3566,6 +4061,170 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createRealtimeTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The ticket. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealtimeTicket"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLists: {
+        parameters: {
+            query?: {
+                /** @description Opaque value from a previous `next_cursor`; pass it back unchanged. */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: number;
+                /**
+                 * @deprecated
+                 * @description 1-based page number; use `cursor` instead.
+                 */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lists. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a mutating call safe to retry: the first response for a key is replayed for 24 hours
+                 *     (with `idempotent-replay: true`). The same key with another body gives 409 `idempotency_key_mismatch`.
+                 *     The key sent again after its stored answer expired gives 409 `idempotency_key_stale` (the request is not
+                 *     run again: whether the first one was applied is no longer known); send it with a new key.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListCreate"];
+            };
+        };
+        responses: {
+            /** @description The created list with its views. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "idempotent-replay": components["headers"]["IdempotentReplay"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWithViews"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team (workspace) id shown in the API settings. */
+                teamId: components["parameters"]["TeamId"];
+                listId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list and its views. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWithViews"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -3649,8 +4308,9 @@ export interface operations {
     listTeamDeliveries: {
         parameters: {
             query?: {
-                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
+                /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
                 status?: components["parameters"]["DeliveryStatus"];
+                /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */
                 before?: components["parameters"]["Before"];
@@ -3885,8 +4545,9 @@ export interface operations {
     listDeliveries: {
         parameters: {
             query?: {
-                /** @description `pending` (no attempt has ended yet) is the sandbox's. */
+                /** @description The latest attempt's outcome. Deliveries whose first attempt has not ended are not listed. */
                 status?: components["parameters"]["DeliveryStatus"];
+                /** @description `delivery` (event deliveries, the default), `verification` (handshakes) or `all`. */
                 type?: components["parameters"]["DeliveryType"];
                 /** @description Only deliveries created before this instant (ISO-8601). */
                 before?: components["parameters"]["Before"];

@@ -115,7 +115,7 @@ export async function planColumns(
   if (unknown.length > 0) {
     if (flags.ignoreUnknown) {
       io.warn(
-        `Left out ${unknown.length === 1 ? 'a column' : `${unknown.length} columns`} that match no property: ${unknown.map((u) => `"${u.header}"`).join(', ')}.`,
+        `Left out ${unknown.length === 1 ? 'a column that matches' : `${unknown.length} columns that match`} no property: ${unknown.map((u) => `"${u.header}"`).join(', ')}.`,
       );
     } else if (io.canPrompt()) {
       io.info(

@@ -12,10 +12,10 @@
 // which the first Ctrl-C does not abort) and are written; then the checkpoint is kept for
 // --resume. A second Ctrl-C ends the process at once (main.ts); the checkpoint on disk
 // then covers every chunk that had finished in order, and a re-run replays the others.
-import type { ApiClient } from '../api/client.ts';
+import { type ApiClient, neverConnected } from '../api/client.ts';
 import { API_MAX_BODY_BYTES, type ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
-import { ConflictError, UsageError } from '../errors.ts';
+import { ApiError, ConflictError, NetworkError, UsageError } from '../errors.ts';
 import { thousands } from '../output/plural.ts';
 import { monotonicMs } from '../util/time.ts';
 import { kindOf } from '../values/coerce.ts';
@@ -143,6 +143,8 @@ export interface EngineReport {
   interrupted: boolean;
   /** A chunk started asynchronously and left running (--no-wait). */
   pending: number;
+  /** Rows in flight that the second Ctrl-C abandoned: a --resume sends them again. */
+  abandoned?: number;
 }
 
 /** The report of an import whose file has a header and no rows. */
@@ -289,6 +291,13 @@ export class ImportEngine {
   private nextLineOfCheckpoint: number;
   private prefixOfCheckpoint: string;
   private stopped = false;
+  /**
+   * Whether a chunk may have reached the service: one was answered, or failed in a way that
+   * does not show the service refused it before taking any row (see neverTaken).
+   */
+  private reached = false;
+  /** Rows of the chunks whose requests the second Ctrl-C abandoned (--resume sends them again). */
+  private abandoned = 0;
   private strictError: UsageError | undefined;
   private readonly pacer = new JobPacer();
   private readonly limit = { refused: Number.POSITIVE_INFINITY };
@@ -345,6 +354,11 @@ export class ImportEngine {
 
   get inFlightCount(): number {
     return this.inFlight;
+  }
+
+  /** Whether any row may have reached the service (else an error stopped it before). */
+  get reachedService(): boolean {
+    return this.reached;
   }
 
   /**
@@ -646,6 +660,7 @@ export class ImportEngine {
       footer: this.footer,
       interrupted,
       pending: this.pending,
+      ...(this.abandoned > 0 ? { abandoned: this.abandoned } : {}),
     };
   }
 
@@ -741,7 +756,8 @@ export class ImportEngine {
     try {
       await lookups.resolve(all);
     } catch (err) {
-      this.fatal ??= err;
+      // Abandoned by the second Ctrl-C: the import stops as the first one stops it.
+      if (!this.o.requestSignal.aborted) this.fatal ??= err;
       return [];
     }
     const out: CsvEvent[] = [];
@@ -838,9 +854,15 @@ export class ImportEngine {
       },
     )
       .then(
-        (result) => this.finish(chunk, result),
+        (result) => {
+          this.reached = true;
+          this.finish(chunk, result);
+        },
         (err: unknown) => {
-          this.fatal ??= isStaleKey(err) ? staleChunk(chunk) : err;
+          if (!neverTaken(err)) this.reached = true;
+          // Abandoned by the second Ctrl-C: not finished, so the checkpoint stops before it.
+          if (o.requestSignal.aborted) this.abandoned += chunk.objects.length;
+          else this.fatal ??= isStaleKey(err) ? staleChunk(chunk) : err;
         },
       )
       .finally(() => {
@@ -978,6 +1000,19 @@ export class ImportEngine {
     }
     await this.flushing;
   }
+}
+
+/**
+ * Whether an error of a chunk's sending shows that the service took none of its rows: the
+ * import request was answered with a refusal (a 4xx: a refused key, a bad body), or no
+ * connection to the service was ever made (refused, an unknown host, an untrusted
+ * certificate). Anything else (a timeout, a connection dropped mid-answer, a 5xx) may
+ * have come after the rows went in.
+ */
+export function neverTaken(err: unknown): boolean {
+  if (err instanceof ApiError)
+    return err.method === 'POST' && err.status >= 400 && err.status < 500 && err.status !== 408;
+  return err instanceof NetworkError && neverConnected(err);
 }
 
 /** The rows of a chunk that had an outcome before sending, in the order of the file. */

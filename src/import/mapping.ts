@@ -169,8 +169,20 @@ export function readMapFile(path: string): MapFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why =
+      e.code === 'ENOENT'
+        ? 'it does not exist'
+        : e.code === 'EISDIR'
+          ? 'it is a directory'
+          : e.code === 'EACCES' || e.code === 'EPERM'
+            ? 'you are not allowed to read it'
+            : e.message;
     throw new UsageError(
-      `Cannot read the mapping file ${path} (${(err as NodeJS.ErrnoException).code}).`,
+      `Cannot read the mapping file ${path}: ${why}.`,
+      e.code === 'ENOENT'
+        ? 'Check the path. A mapping file is written by --save-map FILE (or by answering the questions about unknown columns at a terminal).'
+        : undefined,
     );
   }
   const out: MapFile = { columns: new Map(), settings: {} };

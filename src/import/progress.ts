@@ -75,17 +75,25 @@ export interface Ticker {
 
 /**
  * Redraw `progress` with the figures `snapshot` gives (none yet: skipped) every half second
- * until stopped, fitted to the room its line has on a terminal. The timer does not keep the
- * process alive.
+ * until stopped, fitted to the room its line has on a terminal. With `changesOnly` (plain
+ * lines in a log, not a spinner), figures that did not move since the last ones are not
+ * given again: a log gets a line when rows moved, not one that repeats a stalled count (a
+ * service that never answers). The timer does not keep the process alive.
  */
 export function startTicker(
   progress: Progress,
   snapshot: () => ProgressSnapshot | undefined,
+  opts: { changesOnly?: boolean } = {},
 ): Ticker {
   let running = true;
+  let last = '';
   const timer = setInterval(() => {
     const s = running ? snapshot() : undefined;
-    if (s) progress.update(progressLine(s, progress.width?.()));
+    if (!s) return;
+    const figures = `${s.read} ${s.sent} ${s.processed} ${s.failed}`;
+    if (opts.changesOnly && figures === last) return;
+    last = figures;
+    progress.update(progressLine(s, progress.width?.()));
   }, TICK_MS);
   timer.unref();
   return {

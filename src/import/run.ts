@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { ImportOptions } from '../api/imports.ts';
 import type { RecordType } from '../api/object-types.ts';
-import { UsageError } from '../errors.ts';
+import { InterruptedError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { thousands } from '../output/plural.ts';
 import { monotonicMs } from '../util/time.ts';
@@ -177,20 +177,23 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
     flags.dryRun ? `Checking ${source.label}…` : `Importing ${source.label}…`,
   );
   let engine: ImportEngine | undefined;
-  const ticker = startTicker(progress, () =>
-    engine === undefined
-      ? undefined
-      : {
-          label: source.label,
-          read: engine.rowsRead,
-          sent: engine.counts.sent,
-          processed: engine.processedCount,
-          failed: engine.counts.failed,
-          elapsedMs: monotonicMs() - plan.started,
-          bytesRead: source.bytesRead(),
-          size: source.size,
-          dryRun: flags.dryRun,
-        },
+  const ticker = startTicker(
+    progress,
+    () =>
+      engine === undefined
+        ? undefined
+        : {
+            label: source.label,
+            read: engine.rowsRead,
+            sent: engine.counts.sent,
+            processed: engine.processedCount,
+            failed: engine.counts.failed,
+            elapsedMs: monotonicMs() - plan.started,
+            bytesRead: source.bytesRead(),
+            size: source.size,
+            dryRun: flags.dryRun,
+          },
+    { changesOnly: !io.isStderrTTY },
   );
   engine = new ImportEngine({
     objectType: plan.objectType,
@@ -249,22 +252,39 @@ export async function sendRows(flags: SendFlags, plan: SendPlan, deps: Deps): Pr
       );
     },
   });
+  // A second Ctrl-C abandons the chunks in flight; the summary and the command that
+  // resumes still follow (a third leaves at once).
+  const releaseAbandon = deps.onAbandon(() => {
+    const inFlight = engine.inFlightCount;
+    if (inFlight > 0)
+      io.warn(
+        `Abandoning ${inFlight} chunk${inFlight === 1 ? '' : 's'} in flight; --resume sends ${inFlight === 1 ? 'its' : 'their'} rows again (rows the service took are not created twice).`,
+      );
+    requests.abort(new InterruptedError('Abandoned.'));
+  });
   let report: EngineReport;
   try {
     report = await engine.run();
   } catch (err) {
+    releaseAbandon();
     ticker.stop();
     await files.close();
     // Rows sent more than 24 hours ago: neither --resume nor a re-run can send them (the
     // same keys would be as stale), so nothing is kept to resume; --dedupe-by is the way on.
     if (checkpoint && err instanceof StaleChunkError) removeCheckpoint(checkpoint.path);
-    else if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
+    else if (checkpoint && !resume && !engine.reachedService) {
+      // Refused before any row was taken (a dead address, a refused key): there is nothing
+      // to resume, and a run of the same command starts afresh.
+      removeCheckpoint(checkpoint.path);
+      io.info('Nothing was imported.');
+    } else if (checkpoint && existsSync(checkpoint.path) && !(err instanceof UsageError)) {
       io.info(
         `Stopped after ${thousands(engine.counts.read)} rows; the rest can be imported with:\n  ${flags.command} --resume`,
       );
     }
     throw err;
   }
+  releaseAbandon();
   ticker.stop();
   await files.close();
   files.removeStaleFailedFile();

@@ -64,9 +64,8 @@ export interface ImportEnd {
   dryRun: boolean;
   status: ImportSummary['status'];
   report: EngineReport;
+  /** How long the import took, without the time its questions waited for answers. */
   durationMs: number;
-  /** The time the rows took (from the end of the mapping), for the rate. */
-  rateMs?: number;
   /** The failed-rows file, when rows went into it. */
   failedFile: string | undefined;
   resultsFile: string | undefined;
@@ -113,7 +112,7 @@ export function importSummary(end: ImportEnd): ImportSummary {
     results_file: end.resultsFile ?? null,
     jobs: end.report.jobs,
     duration_ms: ms,
-    rows_per_second: rate(c.read, Math.round(end.rateMs ?? end.durationMs)),
+    rows_per_second: rate(c.read, ms),
     resume_command: end.resumeCommand,
   };
 }
@@ -162,6 +161,11 @@ export function summaryView(s: ImportSummary, end: ImportEnd): SummaryView {
   }
   if (s.lookup_queries !== undefined)
     notes.push(`${n(s.lookup_queries)} look-up quer${s.lookup_queries === 1 ? 'y' : 'ies'}`);
+  const abandoned = end.report.abandoned ?? 0;
+  if (abandoned > 0)
+    notes.push(
+      `${n(abandoned)} row${abandoned === 1 ? '' : 's'} in flight abandoned by the second Ctrl-C: --resume sends ${abandoned === 1 ? 'it' : 'them'} again`,
+    );
   if (s.results_file) notes.push(`every row's outcome: ${s.results_file}`);
   if (s.new_options !== undefined && s.new_options.length > 0) {
     const which = s.new_options.map((o) => `${o.property}: ${o.value}`).join(', ');

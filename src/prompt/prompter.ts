@@ -54,6 +54,33 @@ export function terminalPrompter(io: IOStreams): Prompter {
 }
 
 /**
+ * A prompter that counts the time spent waiting for answers, so that a command can time
+ * its work and not the person's reading and typing (`ws import`'s rate and duration).
+ */
+export function timedPrompter(prompter: Prompter): { prompter: Prompter; waitedMs(): number } {
+  let waited = 0;
+  const timed =
+    <A extends unknown[], R>(ask: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const from = performance.now();
+      try {
+        return await ask(...args);
+      } finally {
+        waited += performance.now() - from;
+      }
+    };
+  return {
+    prompter: {
+      input: timed((o) => prompter.input(o)),
+      password: timed((o) => prompter.password(o)),
+      confirm: timed((o) => prompter.confirm(o)),
+      select: timed((o) => prompter.select(o)) as Prompter['select'],
+    },
+    waitedMs: () => waited,
+  };
+}
+
+/**
  * Ask for confirmation of something destructive: --yes answers it; a person is asked;
  * otherwise it is refused (exit 2) and nothing happens.
  */

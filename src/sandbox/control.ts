@@ -15,8 +15,9 @@ import { isPlainObject } from '../util/guards.ts';
 import { clockEvents } from './clock.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
-import { checkFaultSettings, type FaultSettings } from './faults.ts';
+import { checkFaultSettings, type FaultSettings, type Faults } from './faults.ts';
 import type { ControlRoute, Reply, RequestContext } from './resource.ts';
+import type { Store } from './store.ts';
 
 /** Largest clock step accepted: 100 years keeps every date valid. */
 const MAX_ADVANCE_SECONDS = 100 * 365.25 * 24 * 60 * 60;
@@ -73,7 +74,16 @@ function clock(ctx: RequestContext): Reply {
 
 function advanceClock(ctx: RequestContext): Reply {
   const body = objectBody(ctx, ['seconds']);
-  const seconds = body['seconds'];
+  moveClock(ctx.store, body['seconds']);
+  return { status: 200, body: { now: ctx.store.clock.iso() } };
+}
+
+/**
+ * Move the sandbox clock forward by `seconds` (a 400 naming body.seconds when it is not a
+ * number from 0 to MAX_ADVANCE_SECONDS), announced on the spine (clockEvents): waiting runs
+ * that fell due proceed before this returns. The console's clock control calls it too.
+ */
+export function moveClock(store: Store, seconds: unknown): void {
   if (seconds === undefined) {
     throw fieldProblem(
       'body.seconds',
@@ -96,10 +106,9 @@ function advanceClock(ctx: RequestContext): Reply {
       code,
     );
   }
-  const fromMs = ctx.store.clock.nowMs();
-  ctx.store.clock.advance(seconds as number);
-  ctx.store.events.emit(clockEvents, { fromMs, toMs: ctx.store.clock.nowMs() });
-  return { status: 200, body: { now: ctx.store.clock.iso() } };
+  const fromMs = store.clock.nowMs();
+  store.clock.advance(seconds as number);
+  store.events.emit(clockEvents, { fromMs, toMs: store.clock.nowMs() });
 }
 
 function echo(ctx: RequestContext): Reply {
@@ -111,7 +120,15 @@ function getFaults(ctx: RequestContext): Reply {
 }
 
 function setFaults(ctx: RequestContext): Reply {
-  const body = objectBody(ctx, Object.keys(FAULT_FIELDS));
+  changeFaults(ctx.sandbox.faults, objectBody(ctx, Object.keys(FAULT_FIELDS)));
+  return { status: 200, body: ctx.sandbox.faults.toJSON() };
+}
+
+/** The fault fields a body may set (snake_case, as the control endpoint takes them). */
+export const FAULT_BODY_FIELDS = Object.keys(FAULT_FIELDS);
+
+/** Change the faults a body of FAULT_BODY_FIELDS sets (all checked first: a 400 names each problem). */
+export function changeFaults(faults: Faults, body: Record<string, unknown>): void {
   const patch: Partial<Record<keyof FaultSettings, unknown>> = {};
   for (const [name, key] of Object.entries(FAULT_FIELDS)) {
     if (body[name] !== undefined) patch[key] = body[name];
@@ -123,8 +140,7 @@ function setFaults(ctx: RequestContext): Reply {
       problems.map((p) => ({ field: `body.${p.name}`, message: p.message, code: p.code })),
     );
   }
-  ctx.sandbox.faults.update(patch as Partial<FaultSettings>);
-  return { status: 200, body: ctx.sandbox.faults.toJSON() };
+  faults.update(patch as Partial<FaultSettings>);
 }
 
 /** The body as an object ({} when absent); unknown fields are a 400. Shared by control routes. */

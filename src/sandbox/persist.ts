@@ -315,6 +315,7 @@ export class Journal {
     }
     this.baseBytes = this.bytes;
     this.unsubscribe = store.onChange((change) => this.note(change));
+    store.markJournaled();
     if (this.policy === 'everysec') {
       this.timer = setInterval(() => void this.sync().catch(() => {}), 1000);
       this.timer.unref();
@@ -385,6 +386,7 @@ export class Journal {
       });
     }
     this.rewriteTail?.push(text);
+    this.store.committed();
     const limit = Math.max(this.options.compactMinBytes ?? COMPACT_MIN_BYTES, 2 * this.baseBytes);
     if (this.bytes >= limit) void this.compact();
   }

@@ -4,7 +4,7 @@
 
 import { isUuid } from '../util/guards.ts';
 import { invalidRequest, notFound } from './errors.ts';
-import { isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
+import { BULK_TYPES, isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
 import type { PathContext, RequestContext } from './resource.ts';
 import type { Scope } from './resources/properties/scope.ts';
 import { recordsOf } from './resources/records/model.ts';
@@ -34,12 +34,26 @@ export function teamOf(ctx: PathContext): string {
   return ctx.params['teamId']!;
 }
 
-/** Path check of the record routes (and imports): `{objectType}` must be one of the six. */
+/** Path check of the record routes: `{objectType}` must be a record type. */
 export function requireObjectType(ctx: PathContext): void {
   const type = ctx.params['objectType'] ?? '';
   if (!isObjectType(type)) {
     throw notFound(
       `Unknown object type '${type}'. Known object types: ${OBJECT_TYPES.join(', ')}.`,
+    );
+  }
+}
+
+/**
+ * Path check of import and the batch operations: a record type that has them (every one
+ * but `event`: 404 saying what to do instead).
+ */
+export function requireBulkObjectType(ctx: PathContext): void {
+  requireObjectType(ctx);
+  const type = ctx.params['objectType']!;
+  if (!(BULK_TYPES as readonly string[]).includes(type)) {
+    throw notFound(
+      `${type} records have no import and no batch update or delete: write them one by one (POST /v2/prism/${ctx.params['teamId']}/${type}, PATCH or DELETE …/${type}/{id}). The types that have them: ${BULK_TYPES.join(', ')}.`,
     );
   }
 }
@@ -92,4 +106,19 @@ export function listScope(body: Record<string, unknown>, at = 'body'): string | 
     throw invalidRequest(message, [{ field: `${at}.crm_id`, message, code: 'mismatch' }]);
   }
   return crmId;
+}
+
+/**
+ * Where a page of a listing starts: the `cursor` (read by `decode`), which wins, or the
+ * 1-based `page` (deprecated in the API, still sent by clients) times `limit`; else 0.
+ */
+export function pageOffset(
+  ctx: RequestContext,
+  limit: number,
+  decode: (cursor: string | undefined) => number,
+): number {
+  const cursor = queryValue(ctx, 'cursor');
+  if (cursor !== undefined) return decode(cursor);
+  const page = queryValue(ctx, 'page');
+  return page === undefined ? 0 : (Number(page) - 1) * limit;
 }

@@ -6,7 +6,9 @@
 // and is registered with one line in resources/index.ts. Resources do not call each other:
 // they subscribe to each other's events (see events.ts and the README's import rule).
 
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { SandboxError } from './errors.ts';
 import type { Faults } from './faults.ts';
 import type { Slice, SliceDef, Store } from './store.ts';
 
@@ -101,9 +103,32 @@ export interface ControlRoute extends RouteBase {
 
 export type RouteDef = ApiRoute | GatewayRoute | ControlRoute;
 
+/** What an upgrade route is handed besides the request and its socket. */
+export interface UpgradeContext {
+  readonly store: Store;
+  readonly requestId: string;
+  /** The query of the request's URL, decoded; a repeated name arrives as an array. */
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** Answer with the API's error body instead of upgrading, and close the connection. */
+  refuse(error: SandboxError): void;
+  /** The connection was upgraded (for the sandbox's request log). */
+  upgraded(): void;
+}
+
+/**
+ * A WebSocket endpoint (`GET` with `Upgrade: websocket`) at an exact path, outside the
+ * contract's HTTP operations: the server hands it the request and its socket.
+ */
+export interface UpgradeRoute {
+  path: string;
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer, ctx: UpgradeContext): void;
+}
+
 export interface Resource {
   name: string;
   routes: RouteDef[];
+  /** WebSocket endpoints (the realtime stream). */
+  upgrades?: UpgradeRoute[];
   /** Slices of the store the resource keeps its state in (loaded and checked at start). */
   slices?: SliceDef<Slice>[];
   /**

@@ -4,6 +4,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { isUuid } from '../util/guards.ts';
+import { ActivityLog } from './activity/log.ts';
+import { RequestLog } from './activity/requests.ts';
+import { ConsoleServer } from './console/server.ts';
 import { controlRoutes } from './control.ts';
 import type { ListenerErrorHandler } from './events.ts';
 import {
@@ -20,8 +23,10 @@ import {
   Journal,
   readDataFile,
 } from './persist.ts';
-import type { Resource, RouteDef, SandboxRuntime } from './resource.ts';
+import type { ControlRoute, Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
+import { withRealtimeOptions } from './resources/realtime/routes.ts';
+import type { RealtimeOptions } from './resources/realtime/settings.ts';
 import { recordsOf } from './resources/records/model.ts';
 import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
@@ -67,8 +72,18 @@ export interface SandboxOptions {
    * (resources/webhooks/settings.ts).
    */
   webhooks?: WebhookOptions;
+  /**
+   * The realtime stream: ticket lifetime, the changes kept for readers that reconnect, and
+   * the bounds of a slow reader (resources/realtime/settings.ts).
+   */
+  realtime?: RealtimeOptions;
   /** Header, request and keep-alive timeouts and the connection cap (server.ts DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
+  /**
+   * Serve the console under /console (console/server.ts), with the activity and request
+   * logs it reads; `ws sandbox open` signs in to it. Default false.
+   */
+  console?: boolean;
 }
 
 export interface RunningSandbox {
@@ -89,6 +104,8 @@ export interface RunningSandbox {
   journal: Journal | undefined;
   /** Stop accepting, close connections, flush the data file. */
   close(): Promise<void>;
+  /** What the sandbox did, for the console (undefined when the console is off). */
+  activity: ActivityLog | undefined;
 }
 
 /**
@@ -100,7 +117,10 @@ export async function launchSandbox(
   builtin: readonly Resource[] = builtinResources,
 ): Promise<RunningSandbox> {
   checkOptions(options);
-  const resources = withWebhookOptions(builtin, options.webhooks);
+  const resources = withRealtimeOptions(
+    withWebhookOptions(builtin, options.webhooks),
+    options.realtime,
+  );
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
@@ -163,6 +183,8 @@ export async function launchSandbox(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
   const faults = new Faults(faultSettings, options.random ?? Math.random, store.clock);
+  // The console (when asked for): made once the runtime it controls exists.
+  let consoleParts: ReturnType<typeof openConsole> | undefined;
   const runtime: SandboxRuntime = {
     teamId,
     startedAt: new Date().toISOString(),
@@ -171,10 +193,13 @@ export async function launchSandbox(
     reset(resetOptions = {}) {
       store.reset();
       if (resetOptions.seed === 'demo') seedDemo(store);
+      consoleParts?.activity.resetDone();
     },
   };
   const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
   const contractViolations: string[] = [];
+  consoleParts = options.console === true ? openConsole(store, runtime, teamId) : undefined;
+  if (consoleParts !== undefined) routes.push(consoleParts.codeRoute);
   const server = new SandboxServer({
     host,
     port: options.port ?? 0,
@@ -183,12 +208,15 @@ export async function launchSandbox(
     store,
     faults,
     routes,
+    upgrades: resources.flatMap((r) => r.upgrades ?? []),
     runtime,
     validateResponses: options.validateResponses === true,
     contractViolations,
     log: options.log,
     beforeAnswer: journal === undefined ? undefined : () => journal.commit(),
     limits: options.limits,
+    observe: consoleParts?.requests.observe,
+    console: consoleParts?.server,
   });
   let address: Awaited<ReturnType<SandboxServer['listen']>>;
   try {
@@ -198,6 +226,7 @@ export async function launchSandbox(
     throw err;
   }
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  consoleParts?.server.listening(host, address.port);
   const stops = resources.flatMap((r) => r.start?.(store) ?? []);
 
   let closing: Promise<void> | undefined;
@@ -211,18 +240,51 @@ export async function launchSandbox(
     contractViolations,
     reset: () => runtime.reset(),
     journal,
+    activity: consoleParts?.activity,
     flush: async () => {
       await journal?.flush();
     },
     close: () => {
       closing ??= (async () => {
         for (const stop of stops) stop();
+        consoleParts?.server.close();
+        consoleParts?.activity.close();
         await server.close();
         await journal?.close();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The console and what it reads: the activity log (listening on the spine from now on), the
+ * request log, the console's server, and the control route `ws sandbox open` asks for a
+ * one-time sign-in code (with the API key): `POST /__sandbox/console/code` → 201
+ * `{ code, expires_at, login_url }`.
+ */
+function openConsole(store: Store, runtime: SandboxRuntime, teamId: string) {
+  const activity = new ActivityLog(store);
+  const requests = new RequestLog(() => store.clock.iso());
+  const server = new ConsoleServer({ store, runtime, teamId, activity, requests });
+  const codeRoute: ControlRoute = {
+    kind: 'control',
+    method: 'POST',
+    path: '/__sandbox/console/code',
+    handler: (ctx) => {
+      const { code, expiresAt } = server.auth.issueCode();
+      const host = ctx.headers.host ?? '';
+      return {
+        status: 201,
+        body: {
+          code,
+          expires_at: new Date(expiresAt).toISOString(),
+          login_url: `http://${host}/console/login`,
+        },
+      };
+    },
+  };
+  return { activity, requests, server, codeRoute };
 }
 
 /** A listener's error, with its stack, as a line of the sandbox's log. */

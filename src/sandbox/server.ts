@@ -7,6 +7,8 @@
 //    idempotency cache → handler → fail_after_commit fault → latency → answer →
 //    contract validation of the answer (validateResponses)
 //  Control requests (/__sandbox/...): no faults, no rate limit, no latency.
+//  WebSocket upgrades (GET with Upgrade: websocket) go to the upgrade route of their exact
+//  path (the realtime stream), which authenticates them itself; no faults or rate limit.
 //
 // Every answer is JSON with an x-request-id header; errors use the API's error body. A JSON
 // body of 1 KiB or more is compressed (br or gzip) when the request's Accept-Encoding asks.
@@ -25,10 +27,13 @@ import {
   type IncomingMessage,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import { Auth, presentedKey } from './auth.ts';
+import { withCause } from './cause.ts';
 import { encodeBody } from './compression.ts';
 import { checkRouteAgainstContract, validateRequest, validateResponse } from './contract.ts';
 import { errorBody, invalidRequest, notFound, SandboxError } from './errors.ts';
@@ -41,6 +46,7 @@ import type {
   RequestContext,
   RouteDef,
   SandboxRuntime,
+  UpgradeRoute,
 } from './resource.ts';
 import { parseTarget, type RequestTarget, Router } from './router.ts';
 import type { Store } from './store.ts';
@@ -77,6 +83,8 @@ export interface ServerConfig {
   store: Store;
   faults: Faults;
   routes: readonly RouteDef[];
+  /** WebSocket endpoints, by exact path. */
+  upgrades?: readonly UpgradeRoute[] | undefined;
   runtime: SandboxRuntime;
   validateResponses: boolean;
   /** Problems found by response validation are pushed here. */
@@ -86,6 +94,37 @@ export interface ServerConfig {
   beforeAnswer?: (() => void) | undefined;
   /** Timeouts and the connection cap; DEFAULT_LIMITS where not given. */
   limits?: Partial<ServerLimits> | undefined;
+  /** Told of every API and control exchange once answered (the console's request log). */
+  observe?: ((exchange: ObservedExchange) => void) | undefined;
+  /** Serves the paths it claims (the console, under /console) instead of the pipeline below. */
+  console?: PathOwner | undefined;
+}
+
+/** Something served beside the API on the same port (the console). */
+export interface PathOwner {
+  owns(path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** An API or control exchange as it happened, for whoever observes the server. */
+export interface ObservedExchange {
+  readonly requestId: string;
+  readonly method: string;
+  /** The path as sent, without the query string. */
+  readonly path: string;
+  readonly query: string;
+  /** API (under /v2) or control (under /__sandbox). */
+  readonly api: boolean;
+  /** The status sent; undefined when the connection was dropped (the reason in `note`). */
+  readonly status: number | undefined;
+  readonly note: string | undefined;
+  readonly durationMs: number;
+  readonly requestHeaders: IncomingHttpHeaders;
+  readonly responseHeaders: Readonly<Record<string, string | number>>;
+  /** The request body as read (undefined when it was not read: refused before). */
+  readonly requestBody: Buffer | undefined;
+  /** The answer's body as sent. */
+  readonly responseBody: string | undefined;
 }
 
 type Outcome = { kind: 'reply'; reply: Reply } | { kind: 'destroy'; reason: string };
@@ -101,6 +140,11 @@ interface Exchange {
   operationId: string | undefined;
   /** Headers every answer to this request carries (rate limit). */
   headers: Record<string, string>;
+  /** The query string as sent (with its '?'), for observers. */
+  query: string;
+  /** The body as read, and the answer's as sent, for observers. */
+  body?: Buffer;
+  payload?: string | undefined;
 }
 
 /** The client went away before the request was read. */
@@ -141,6 +185,9 @@ export class SandboxServer {
       });
     });
     this.http.maxConnections = this.limits.maxConnections;
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.upgrade(req, socket, head),
+    );
   }
 
   listen(): Promise<AddressInfo> {
@@ -183,19 +230,90 @@ export class SandboxServer {
     this.router.add(route.method, route.path, route);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * A request to switch protocols: handed to the upgrade route of its path, which answers
+   * it (101) or refuses it with the API's error body. Logged without its query (a
+   * WebSocket's ticket travels there).
+   */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const started = performance.now();
     const ex: Exchange = {
       requestId: newRequestId(),
       method: (req.method ?? 'GET').toUpperCase(),
-      path: req.url ?? '/',
+      path: (req.url ?? '/').split('?')[0]!,
+      query: '',
       api: false,
       operationId: undefined,
       headers: {},
     };
+    socket.on('error', () => socket.destroy());
+    const refuse = (err: SandboxError) => {
+      const body = JSON.stringify(errorBody(ex.requestId, err.code, err.message, err.errors));
+      const head = [
+        `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `x-request-id: ${ex.requestId}`,
+        'Connection: close',
+      ];
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+      this.logLine(ex, String(err.status), started, 'upgrade refused');
+    };
+    let target: RequestTarget;
+    try {
+      target = parseTarget(req.url ?? '/');
+    } catch (err) {
+      refuse(err instanceof SandboxError ? err : invalidRequest('The request path is not valid.'));
+      return;
+    }
+    const route = this.config.upgrades?.find((u) => u.path === target.rawPath);
+    if (route === undefined) {
+      refuse(notFound(`No WebSocket endpoint at ${target.rawPath}.`));
+      return;
+    }
+    if (ex.method !== 'GET') {
+      refuse(new SandboxError(405, 'method_not_allowed', 'A WebSocket is opened with GET.'));
+      return;
+    }
+    try {
+      route.handle(req, socket, head, {
+        store: this.config.store,
+        requestId: ex.requestId,
+        query: target.query,
+        refuse,
+        upgraded: () => this.logLine(ex, '101', started),
+      });
+    } catch (err) {
+      this.config.log?.(
+        `sandbox: upgrade failed: ${err instanceof Error ? err.stack : String(err)}`,
+      );
+      socket.destroy();
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    if (this.config.console?.owns(url)) return this.config.console.handle(req, res);
+    const started = performance.now();
+    const queryAt = url.indexOf('?');
+    const ex: Exchange = {
+      requestId: newRequestId(),
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: url,
+      api: false,
+      operationId: undefined,
+      headers: {},
+      query: queryAt === -1 ? '' : url.slice(queryAt),
+    };
+    const cause = {
+      kind: 'request',
+      requestId: ex.requestId,
+      method: ex.method,
+      path: url,
+    } as const;
     let outcome: Outcome;
     try {
-      outcome = await this.process(req, ex);
+      outcome = await withCause(cause, () => this.process(req, ex));
     } catch (err) {
       if (err instanceof ClientGone) {
         this.logLine(ex, '-', started, 'client closed the connection');
@@ -213,6 +331,7 @@ export class SandboxServer {
     if (outcome.kind === 'destroy') {
       req.socket.destroy();
       this.logLine(ex, '-', started, `connection dropped: ${outcome.reason}`);
+      this.tell(req, ex, started, undefined, {}, `connection dropped: ${outcome.reason}`);
       return;
     }
     let reply = outcome.reply;
@@ -228,6 +347,32 @@ export class SandboxServer {
       this.checkAnswer(ex, reply, sent);
     }
     this.logLine(ex, String(reply.status), started);
+    this.tell(req, ex, started, reply.status, sent, undefined);
+  }
+
+  /** Tell the observer (if any) of an exchange that ended. */
+  private tell(
+    req: IncomingMessage,
+    ex: Exchange,
+    started: number,
+    status: number | undefined,
+    responseHeaders: Record<string, string | number>,
+    note: string | undefined,
+  ): void {
+    this.config.observe?.({
+      requestId: ex.requestId,
+      method: ex.method,
+      path: ex.path,
+      query: ex.query,
+      api: ex.api,
+      status,
+      note,
+      durationMs: performance.now() - started,
+      requestHeaders: req.headers,
+      responseHeaders,
+      requestBody: ex.body,
+      responseBody: ex.payload,
+    });
   }
 
   private async process(req: IncomingMessage, ex: Exchange): Promise<Outcome> {
@@ -256,6 +401,7 @@ export class SandboxServer {
 
     // Control routes are never subject to faults, the body limit set with them included.
     const raw = await readBody(req, ex.api ? faults.settings.maxBodyBytes : DEFAULT_MAX_BODY_BYTES);
+    ex.body = raw;
     const match = this.router.match(ex.method, target.segments);
     if (match.kind === 'not_found') {
       throw notFound(`No such endpoint: ${ex.method} ${target.rawPath} does not exist.`);
@@ -406,7 +552,10 @@ export class SandboxServer {
     }
     let payload: string | Buffer | undefined;
     if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
-      const encoded = encodeBody(JSON.stringify(reply.body), acceptEncoding);
+      const text = JSON.stringify(reply.body);
+      // The request log keeps the answer as JSON, whatever went over the wire.
+      ex.payload = text;
+      const encoded = encodeBody(text, acceptEncoding);
       payload = encoded.body;
       headers['content-type'] = 'application/json; charset=utf-8';
       headers.vary = 'accept-encoding';

@@ -113,6 +113,8 @@ export class Store {
   /** Journaled entries of slices not created yet, loaded when they are. */
   private pendingEntries = new Map<string, Map<string, unknown>>();
   private readonly listeners = new Set<(change: StoreChange) => void>();
+  private readonly commitListeners = new Set<() => void>();
+  private journaledBy = false;
   private gen = 0;
 
   constructor(options: { realNow?: () => number; onListenerError?: ListenerErrorHandler } = {}) {
@@ -260,6 +262,30 @@ export class Store {
   /** Every entry of a keyed slice (a live iteration). */
   sliceEntries(name: string): Iterable<[string, unknown]> {
     return this.entryOf(name).slice.entries!();
+  }
+
+  /**
+   * True once a data file journals the store (persist.ts): what must not be seen before it
+   * would survive a crash (the change feed's changes) waits for `onCommitted`.
+   */
+  get journaled(): boolean {
+    return this.journaledBy;
+  }
+
+  /** The data file's journal says it keeps the store, and when it has appended what changed. */
+  markJournaled(): void {
+    this.journaledBy = true;
+  }
+
+  /** Called by the journal once every change so far is in the data file. */
+  committed(): void {
+    for (const listener of this.commitListeners) listener();
+  }
+
+  /** Call `listener` each time the journal has appended the changes so far. */
+  onCommitted(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
   }
 
   /** Call `listener` after every change of state. Returns a function that unsubscribes. */

@@ -40,6 +40,15 @@ interface CacheFile {
   entries: Record<string, Entry>;
   /** The names of each view type's views, from the last full listing (for completions). */
   view_names?: Record<string, string[]>;
+  /** The lists, from the last full listing (for completing --list-id). */
+  lists?: CachedList[];
+}
+
+/** A list as completion offers it for --list-id. */
+export interface CachedList {
+  id: string;
+  name: string;
+  object_type: string;
 }
 
 export interface Place {
@@ -249,6 +258,17 @@ export async function storeViewNames(
   });
 }
 
+/** Keep the lists of a full listing, for completing --list-id (they do not expire either). */
+export async function storeListNames(deps: Deps, lists: readonly CachedList[]): Promise<void> {
+  if (cacheDisabled(deps)) return;
+  const p = await place(deps);
+  await changeCache(deps, p, (found) => {
+    const data = found ?? emptyCache(p);
+    data.lists = lists.map(({ id, name, object_type }) => ({ id, name, object_type }));
+    return data;
+  });
+}
+
 /**
  * What the cache of one workspace holds, however old, for shell completion: the definitions
  * of a type (and list scope) and the names of a view type's views. Never an error.
@@ -256,6 +276,7 @@ export async function storeViewNames(
 export function cachedForCompletion(p: Place): {
   definitions(type: string, listId?: string): PropertyDefinition[] | undefined;
   viewNames(viewType: string): string[];
+  lists(): CachedList[];
 } {
   let data: CacheFile | undefined;
   try {
@@ -274,5 +295,9 @@ export function cachedForCompletion(p: Place): {
       const names = data?.view_names?.[viewType];
       return Array.isArray(names) ? names.filter((n) => typeof n === 'string') : [];
     },
+    lists: () =>
+      Array.isArray(data?.lists)
+        ? data.lists.filter((l) => typeof l?.id === 'string' && typeof l.name === 'string')
+        : [],
   };
 }

@@ -52,11 +52,34 @@ function rewritings(body: Buffer): { label: string; bytes: string }[] {
   return out.filter((r) => r.bytes !== text);
 }
 
-function ago(seconds: number): string {
+/** A number of seconds as people read it: `45 s`, `12 min`, `1 h`. */
+function span(seconds: number): string {
   const s = Math.abs(seconds);
-  const span =
-    s >= 3600 ? `${Math.round(s / 3600)} h` : s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
-  return seconds >= 0 ? `${span} ago` : `${span} in the future`;
+  return s >= 3600
+    ? `${Math.round(s / 3600)} h`
+    : s >= 120
+      ? `${Math.round(s / 60)} min`
+      : `${s} s`;
+}
+
+function ago(seconds: number): string {
+  return seconds >= 0 ? `${span(seconds)} ago` : `${span(seconds)} in the future`;
+}
+
+/**
+ * The detail of a delivery refused for its timestamp, with what it most likely means when
+ * the sender's clock cannot be read (a hosted service): the clocks of the sender and of
+ * this machine differ, by about the timestamp's distance.
+ */
+export function withClockSkew(verdict: SignatureVerdict): string | undefined {
+  if (verdict.valid) return undefined;
+  const age = verdict.ageSeconds;
+  if (age === undefined) return undefined;
+  if (verdict.reason === 'timestamp_in_future')
+    return `${verdict.detail}: a clock skew of ${-age} s, this machine's clock ${span(age)} behind the sender's; set it right (compare \`date -u\` with a time server)`;
+  if (verdict.reason === 'timestamp_too_old')
+    return `${verdict.detail}: a clock skew of ${age} s (this machine's clock ${span(age)} ahead of the sender's), or a delivery sent long after it was signed`;
+  return undefined;
 }
 
 /** The likely causes of a failed check, most certain first; each says what to do. */

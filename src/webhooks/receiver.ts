@@ -67,8 +67,19 @@ export interface ReceiverOptions {
   events: readonly string[];
   forwardTo: URL | undefined;
   forwardTimeoutMs: number;
-  /** Now, in ms since the epoch (the signature's tolerance is counted from it). */
+  /** Now, in ms since the epoch (when a request arrived). */
   now: () => number;
+  /**
+   * Now as the sender's clock has it, when it differs from this machine's (a sandbox whose
+   * clock was moved forward): the signature's tolerance is counted from it. Default: now.
+   */
+  senderNow?: () => number;
+  /**
+   * Called when a delivery's timestamp is outside the tolerance, before it is refused: the
+   * sender's clock is read again (it may have moved since), and the timestamp checked once
+   * more against it.
+   */
+  resync?: () => Promise<void>;
   onReceived: (r: Received) => void;
 }
 
@@ -155,7 +166,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     }
     // Node joins repeated headers into one value: the verdict would depend on their order.
     const signatures = req.headersDistinct[SIGNATURE_HEADER] ?? [];
-    const signature: SignatureVerdict =
+    const verify = (): SignatureVerdict =>
       signatures.length > 1
         ? {
             valid: false,
@@ -166,8 +177,17 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
             secret,
             body,
             header: signatures[0],
-            nowS: Math.floor(opts.now() / 1000),
+            nowS: Math.floor((opts.senderNow ?? opts.now)() / 1000),
           });
+    let signature = verify();
+    if (
+      !signature.valid &&
+      opts.resync !== undefined &&
+      (signature.reason === 'timestamp_in_future' || signature.reason === 'timestamp_too_old')
+    ) {
+      await opts.resync();
+      signature = verify();
+    }
     const base = {
       kind: 'delivery' as const,
       at: new Date(opts.now()),

@@ -82,6 +82,8 @@ describe('the packed package', () => {
     assert.ok(packed.includes('bin/ws.js'));
     assert.ok(packed.includes('dist/ws.js'));
     assert.ok(packed.includes('dist/package.json'));
+    assert.ok(packed.includes('dist/console/app.js'), 'the sandbox console page');
+    assert.ok(packed.includes('dist/console/app.css'));
     assert.ok(packed.includes('completions/ws.bash'));
     assert.deepEqual(topLevel(packed), TOP_LEVEL);
   });
@@ -113,7 +115,7 @@ describe('the packed package', () => {
     assert.deepEqual(readdirSync(installed).sort(), TOP_LEVEL);
   });
 
-  it('runs from the install: --version, and a detached sandbox started, used and stopped', () => {
+  it('runs from the install: --version, and a detached sandbox started, used and stopped', async () => {
     const version = ws(['--version']);
     assert.equal(version.code, 0, version.stderr);
     assert.equal(version.stdout, `${pkg.version}\n`);
@@ -138,6 +140,20 @@ describe('the packed package', () => {
     const count = ws(['api', 'GET', '/v2/prism/{teamId}/contact/count']);
     assert.equal(count.code, 0, count.stderr);
     assert.deepEqual(JSON.parse(count.stdout), { total: 0 });
+    // Its console, signed in with the code `ws sandbox open` prints, serves its page.
+    const open = ws(['sandbox', 'open', '--no-browser', '--json']);
+    assert.equal(open.code, 0, open.stderr);
+    const { code } = JSON.parse(open.stdout) as { code: string };
+    const login = await fetch(`${ready.url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ code }).toString(),
+    });
+    assert.equal(login.status, 200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const app = await fetch(`${ready.url}/console/assets/app.js`, { headers: { cookie } });
+    assert.equal(app.status, 200);
+    assert.ok((await app.text()).length > 10_000, 'the console page is served from the install');
 
     const stop = ws(['sandbox', 'stop']);
     assert.equal(stop.code, 0, stop.stderr);

@@ -39,6 +39,15 @@ describe('API routes in messages, as ws commands', () => {
         `Try POST /v2/prism/${TEAM}/contact/import, then.`,
         "Try `ws api POST '/v2/prism/{teamId}/contact/import'`, then.",
       ],
+      [`List them with GET /v2/prism/${TEAM}/lists.`, 'List them with `ws lists list`.'],
+      [
+        `pin it first (POST /v2/prism/${TEAM}/deal/views/${UNKNOWN_ID}/records/${UNKNOWN_ID}).`,
+        `pin it first (\`ws views pin deal ${UNKNOWN_ID} ${UNKNOWN_ID}\`).`,
+      ],
+      [
+        `unpin one first (DELETE /v2/prism/${TEAM}/deal/views/${UNKNOWN_ID}/records/{objectId}).`,
+        `unpin one first (\`ws views unpin deal ${UNKNOWN_ID} ID\`).`,
+      ],
       ['Nothing to see here (GET me a coffee).', 'Nothing to see here (GET me a coffee).'],
     ];
     for (const [api, ws] of cases) assert.equal(routesInWsWords(api), ws);

@@ -211,6 +211,7 @@ describe('keys named like JavaScript built-ins', () => {
             '--team-id',
             team,
             '--with-key',
+            '--no-verify',
           ],
           { env, stdin: 'key_0123456789abcdef\n' },
         );

@@ -91,8 +91,12 @@ after(async () => {
 });
 
 describe('ws deliveries list', () => {
-  it('team-wide, newest first: every webhook, handshakes included', async () => {
-    const all = await list();
+  it('team-wide, newest first: every webhook, handshakes with --type all', async () => {
+    assert.deepEqual(
+      (await list()).map((d) => d.event),
+      ['deal.updated', 'deal.updated', 'deal.updated'],
+    );
+    const all = await list('--type', 'all');
     assert.deepEqual(
       all.map((d) => [d.webhook_id === ids.good ? 'good' : 'bad', d.event, d.status]),
       [
@@ -122,15 +126,15 @@ describe('ws deliveries list', () => {
   });
 
   it('--since, --after and --before filter by creation time; --limit stops early', async () => {
-    assert.equal((await list('--since', '1h')).length, 5);
-    const all = await list();
+    assert.equal((await list('--since', '1h', '--type', 'all')).length, 5);
+    const all = await list('--type', 'all');
     const middle = all[2]!.created_at;
     assert.deepEqual(
-      (await list('--after', middle)).map((d) => d.delivery_id),
+      (await list('--after', middle, '--type', 'all')).map((d) => d.delivery_id),
       all.slice(0, 2).map((d) => d.delivery_id),
     );
     assert.deepEqual(
-      (await list('--before', middle)).map((d) => d.delivery_id),
+      (await list('--before', middle, '--type', 'all')).map((d) => d.delivery_id),
       all.slice(3).map((d) => d.delivery_id),
     );
     assert.deepEqual(await list('--since', '2000-01-01', '--before', '2000-01-02'), []);
@@ -396,6 +400,38 @@ describe('ws deliveries tail', () => {
     }
   });
 
+  it('shows a delivery whose first attempt ends after a newer one was shown', async () => {
+    const answer = good.answer;
+    good.answer = (req) =>
+      req.body.includes('"slow":true') ? { ...answer(req), delayMs: 2500 } : answer(req);
+    const s = spawnWs(
+      ['deliveries', 'tail', '--interval', '1', '--format', 'ndjson'],
+      wsEnv(t.configDir),
+    );
+    try {
+      await s.waitForStderr(/Waiting for new deliveries/);
+      const slow = deliveriesOf(t.sandbox.store).dispatch({
+        teamId: t.sandbox.teamId,
+        webhookId: ids['good']!,
+        event: 'deal.updated',
+        data: { slow: true },
+      });
+      assert.ok(slow.dispatched);
+      const quick = await dispatch('bad', { n: 6 });
+      await s.waitFor((l) => l.includes(quick), 'the quick delivery');
+      const late = JSON.parse(await s.waitFor((l) => l.includes(slow.deliveryId), 'the slow one'));
+      assert.equal(late.status, 'success');
+      const shown = s.lines.map((l) => JSON.parse(l).delivery_id);
+      assert.deepEqual(shown, [quick, slow.deliveryId], 'the slow one after the quick one');
+      s.child.kill('SIGINT');
+      assert.equal(await s.exited, 130);
+    } finally {
+      good.answer = answer;
+      if (s.child.exitCode === null) s.child.kill('SIGKILL');
+      await s.exited;
+    }
+  });
+
   it('--webhook and --status narrow what is shown', async () => {
     const s = spawnWs(
       [
@@ -458,11 +494,16 @@ describe('ws deliveries list, page after page', () => {
         const requests = r.stderr.split('\n').filter((l) => l.startsWith('→ GET')).length;
         return { rows: JSON.parse(r.stdout) as Delivery[], requests };
       };
+      // A delivery is listed once its first attempt has ended.
+      for (let tries = 0; (await run('--all', '--webhook', hook.id)).rows.length < 130; tries++) {
+        assert.ok(tries < 200, 'every delivery ends');
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const byDefault = await run();
       assert.deepEqual([byDefault.rows.length, byDefault.requests], [50, 1]);
       const limited = await run('--limit', '120', '--type', 'delivery');
       assert.deepEqual([limited.rows.length, limited.requests], [120, 2]);
-      const all = await run('--all', '--webhook', hook.id);
+      const all = await run('--all', '--webhook', hook.id, '--type', 'all');
       assert.deepEqual([all.rows.length, all.requests], [131, 2]);
       // Newest first, each once, across the pages.
       assert.equal(new Set(all.rows.map((d) => d.delivery_id)).size, 131);

@@ -78,18 +78,21 @@ describe('help', () => {
     await assertUsageErrors([
       [
         ['records', 'list'],
-        /^error: Missing TYPE: `ws records list` needs an object type: contact, organization, identity, deal, action or document \(singular or plural\)\.\nUsage: ws records list \[flags\] <type>\. See `ws records list --help`\.\n$/,
+        /^error: Missing TYPE: `ws records list` needs an object type: contact, organization, identity, deal, action, document, event or engagement \(singular or plural\)\.\nUsage: ws records list \[flags\] <type>\. See `ws records list --help`\.\n$/,
       ],
       [
         ['views', 'show'],
-        /needs an object type: action, deal, document, event, identity or organization/,
+        /needs an object type: action, deal, document, event, identity, organization, comment or engagement/,
       ],
       [['props', 'list', 'contact', 'x'], /^error: Too many arguments for 'list'/],
       [
         ['records', 'get', 'contact'],
         /^error: Missing ID: `ws records get` needs a record id \(a UUID\)\./,
       ],
-      [['records', 'grant', 'get'], /needs deal or action \(singular or plural\)/],
+      [
+        ['records', 'grant', 'get'],
+        /needs deal, action, document, event, engagement, identity or message \(singular or plural\)/,
+      ],
       [['profile', 'use'], /^error: Missing NAME: `ws profile use` needs a profile name\./],
     ]);
   });
@@ -104,7 +107,7 @@ describe('help', () => {
       [['props', 'options', 'rmove'], /Did you mean `ws props options remove`\?/],
       [
         ['views', 'zzzzzz'],
-        /^error: Unknown command 'zzzzzz' for `ws views`\nCommands: create, list, get, update, show, delete\. See `ws views --help`\.\n$/,
+        /^error: Unknown command 'zzzzzz' for `ws views`\nCommands: create, list, get, update, show, records, pin, unpin, reorder, delete\. See `ws views --help`\.\n$/,
       ],
     ]);
   });

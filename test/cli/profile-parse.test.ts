@@ -18,6 +18,7 @@ describe('ws profile: parsing', () => {
         '--rate-limit',
         '0',
         '--default',
+        '--no-verify',
       ]),
       {
         name: 'prod',
@@ -26,6 +27,7 @@ describe('ws profile: parsing', () => {
         withKey: true,
         rateLimit: 0,
         makeDefault: true,
+        verify: false,
       },
     );
     assert.deepEqual(await options(['profile', 'add', 'dev']), {
@@ -35,6 +37,7 @@ describe('ws profile: parsing', () => {
       withKey: false,
       rateLimit: undefined,
       makeDefault: false,
+      verify: true,
     });
   });
 

@@ -3,6 +3,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { runWs, scriptedPrompter, tempConfigDir } from '../helpers/run.ts';
+import { startTestSandbox } from '../helpers/sandbox.ts';
+import { startStub } from '../helpers/stub-server.ts';
 
 const KEY = 'wsk_live_9b1e6f0c2d7a4e5f8a3b1c0d2e4f6a8b';
 const TEAM = '3f1c2a9e-1111-4222-8333-944455556666';
@@ -28,6 +30,7 @@ const add = (name: string, extra: string[] = [], key = KEY) =>
       '--team-id',
       TEAM,
       '--with-key',
+      '--no-verify',
       ...extra,
     ],
     {
@@ -184,7 +187,11 @@ describe('ws profile', () => {
       'Team id': TEAM,
       'API key': KEY,
     });
-    const r = await runWs(['profile', 'add', 'prod'], { env, tty: true, prompter: p });
+    const r = await runWs(['profile', 'add', 'prod', '--no-verify'], {
+      env,
+      tty: true,
+      prompter: p,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(p.asked, [
       'Base URL of the API',
@@ -289,5 +296,93 @@ describe('ws profile', () => {
       JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.prod.api_key,
       'wsk_live_replacement_0000',
     );
+  });
+});
+
+describe('ws profile add checks the key with one request', () => {
+  const addTo = (url: string, team: string, key: string, extra: string[] = []) =>
+    runWs(['profile', 'add', 'p', '--base-url', url, '--team-id', team, '--with-key', ...extra], {
+      env,
+      stdin: `${key}\n`,
+    });
+  const saved = () =>
+    runWs(['profile', 'list', '--json'], { env }).then((r) => JSON.parse(r.stdout));
+
+  it('saves a key that works, after one request, and says so', async () => {
+    const s = await startTestSandbox();
+    try {
+      const r = await addTo(s.sandbox.url, s.sandbox.teamId, s.sandbox.apiKey);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`The key works for team ${s.sandbox.teamId}\\.`));
+      assert.doesNotMatch(r.stderr, /Check it with/);
+      assert.equal((await saved()).length, 1);
+      assert.ok(!r.stderr.includes(s.sandbox.apiKey));
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('says which of the key and the team is wrong, exit 3, and saves nothing', async () => {
+    const s = await startTestSandbox();
+    try {
+      const wrongKey = await addTo(s.sandbox.url, s.sandbox.teamId, 'wsk_wrong_key_0000');
+      assert.equal(wrongKey.code, 3, wrongKey.stderr);
+      assert.match(
+        wrongKey.stderr,
+        /The API key …0000 is not valid for http:\/\/127\.0\.0\.1:\d+: the key is wrong/,
+      );
+      assert.match(
+        wrongKey.stderr,
+        /Nothing was saved; `ws profile add p … --no-verify` saves it without checking\./,
+      );
+      const wrongTeam = await addTo(s.sandbox.url, TEAM, s.sandbox.apiKey);
+      assert.equal(wrongTeam.code, 3, wrongTeam.stderr);
+      assert.match(
+        wrongTeam.stderr,
+        new RegExp(`works, but it has no access to team ${TEAM}: the team id is wrong`),
+      );
+      assert.match(wrongTeam.stderr, /Check --team-id/);
+      const json = await addTo(s.sandbox.url, TEAM, s.sandbox.apiKey, ['--json']);
+      assert.equal(JSON.parse(json.stderr).error.code, 'auth');
+      assert.deepEqual(await saved(), []);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a refusal that does not say which names both; --no-verify saves without a request', async () => {
+    const stub = await startStub(() => ({ status: 403, body: { message: 'Forbidden' } }));
+    try {
+      const r = await addTo(stub.url, TEAM, KEY);
+      assert.equal(r.code, 3, r.stderr);
+      assert.match(r.stderr, /without saying whether the key or the team id is wrong/);
+      assert.equal(stub.requests.length, 1);
+      assert.match(stub.requests[0]!.url, new RegExp(`^/v2/prism/${TEAM}/contact/count`));
+      assert.deepEqual(await saved(), []);
+      const skipped = await addTo(stub.url, TEAM, KEY, ['--no-verify']);
+      assert.equal(skipped.code, 0, skipped.stderr);
+      assert.equal(stub.requests.length, 1);
+      assert.match(skipped.stderr, /Check it with: ws auth status/);
+      assert.equal((await saved()).length, 1);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('an address where nothing answers, or that is not the API: nothing saved', async () => {
+    const dead = await addTo('http://127.0.0.1:9', TEAM, KEY, ['--retries', '0']);
+    assert.equal(dead.code, 1, dead.stderr);
+    assert.match(dead.stderr, /Could not reach http:\/\/127\.0\.0\.1:9/);
+    assert.match(dead.stderr, /--no-verify/);
+    const page = await startStub(() => ({ status: 404, body: '<html>Not here</html>' }));
+    try {
+      const r = await addTo(page.url, TEAM, KEY);
+      assert.equal(r.code, 4, r.stderr);
+      assert.match(r.stderr, /does not answer as the API does \(HTTP 404/);
+      assert.match(r.stderr, /Check --base-url/);
+    } finally {
+      await page.close();
+    }
+    assert.deepEqual(await saved(), []);
   });
 });

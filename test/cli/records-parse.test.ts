@@ -106,7 +106,41 @@ describe('ws records: parsing', () => {
       type: 'deal',
       id: ID,
       ifMatch: 'W/"3"',
+      where: [],
+      or: false,
+      filterJson: undefined,
+      listId: undefined,
+      dryRun: false,
+      concurrency: undefined,
+      report: undefined,
     });
+    assert.deepEqual(
+      await options([
+        'records',
+        'delete',
+        'deals',
+        '--where',
+        'stage=lost',
+        '--or',
+        '--where',
+        'amount<10',
+        '--dry-run',
+        '--concurrency',
+        '2',
+      ]),
+      {
+        type: 'deals',
+        id: undefined,
+        ifMatch: undefined,
+        where: ['stage=lost', 'amount<10'],
+        or: true,
+        filterJson: undefined,
+        listId: undefined,
+        dryRun: true,
+        concurrency: 2,
+        report: undefined,
+      },
+    );
     assert.deepEqual(await options(['records', 'restore', 'deal', ID]), { type: 'deal', id: ID });
     assert.deepEqual(await options(['records', 'duplicate', 'deal', ID]), {
       type: 'deal',
@@ -212,6 +246,7 @@ describe('ws records: parsing', () => {
         type: 'contacts',
         file: 'changes.json',
         inputFormat: 'ndjson',
+        dryRun: false,
         concurrency: 8,
         report: 'out.ndjson',
       },
@@ -220,16 +255,21 @@ describe('ws records: parsing', () => {
       type: 'contacts',
       ids: [ID, ID],
       file: undefined,
+      dryRun: false,
       concurrency: undefined,
       report: undefined,
     });
-    assert.deepEqual(await options(['records', 'batch-delete', 'contacts', '--file', '-']), {
-      type: 'contacts',
-      ids: [],
-      file: '-',
-      concurrency: undefined,
-      report: undefined,
-    });
+    assert.deepEqual(
+      await options(['records', 'batch-delete', 'contacts', '--file', '-', '--dry-run']),
+      {
+        type: 'contacts',
+        ids: [],
+        file: '-',
+        dryRun: true,
+        concurrency: undefined,
+        report: undefined,
+      },
+    );
   });
 
   it('export: the read flags, --output and --raw', async () => {

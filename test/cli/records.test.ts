@@ -711,7 +711,8 @@ describe('ws records grant', () => {
 
     const contact = await ctx.s.ws(['records', 'grant', 'get', 'contact', deal!]);
     assert.equal(contact.code, 2);
-    assert.match(contact.stderr, /Grants exist for deals and actions only/);
+    assert.match(contact.stderr, /Unknown object type "contact" for grants\./);
+    assert.match(contact.stderr, /deal, action, document, event, engagement, identity, message/);
     const letter = await ctx.s.ws([
       'records',
       'grant',
@@ -737,6 +738,41 @@ describe('ws records grant', () => {
     const nothing = await ctx.s.ws(['records', 'grant', 'set', 'deal', deal!]);
     assert.equal(nothing.code, 2);
     assert.match(nothing.stderr, /Nothing to set/);
+  });
+});
+
+describe('ws records grant of events, engagements and messages', () => {
+  it('--group and --share-level on an event; a message by its id', async () => {
+    const [event] = ctx.s.load('event', [{ title: 'Launch' }]);
+    const GROUP = '9e2f0000-0000-4000-8000-000000000002';
+    const set = await ctx.s.ws([
+      'records',
+      'grant',
+      'set',
+      'events',
+      event!,
+      '--group',
+      `${GROUP}=r`,
+      '--share-level',
+      'metadata',
+      '--json',
+    ]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(JSON.parse(set.stdout).group_id, { [GROUP]: 'r' });
+    const message = '7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a';
+    const put = await ctx.s.ws([
+      'records',
+      'grant',
+      'set',
+      'message',
+      message,
+      '--share-level',
+      'full',
+    ]);
+    assert.equal(put.code, 0, put.stderr);
+    const got = await ctx.s.ws(['records', 'grant', 'get', 'messages', message, '--json']);
+    assert.equal(JSON.parse(got.stdout).share_level, 'full');
+    assert.equal(JSON.parse(got.stdout).contact_ids, null);
   });
 });
 

@@ -27,6 +27,7 @@ describe('ws sandbox: parsing', () => {
         retryDelaysMs: undefined,
       },
       profile: true,
+      console: true,
       detach: false,
       argv: [],
     });
@@ -64,6 +65,7 @@ describe('ws sandbox: parsing', () => {
       '2000',
       '--webhook-retry-delays',
       '100,200',
+      '--no-console',
       '--no-profile',
       '--detach',
     ];
@@ -87,6 +89,7 @@ describe('ws sandbox: parsing', () => {
         retryDelaysMs: [100, 200],
       },
       profile: false,
+      console: false,
       detach: true,
       argv: given,
     });
@@ -97,9 +100,11 @@ describe('ws sandbox: parsing', () => {
     assert.deepEqual(argv, ['--port', '0', '--detach']);
   });
 
-  it('status and stop', async () => {
+  it('status, stop and open', async () => {
     assert.deepEqual(await options(['sandbox', 'status']), {});
     assert.deepEqual(await options(['sandbox', 'stop']), {});
+    assert.deepEqual(await options(['sandbox', 'open']), { browser: true });
+    assert.deepEqual(await options(['sandbox', 'open', '--no-browser']), { browser: false });
   });
 
   it('usage errors: exit 2 before anything starts', async () => {

@@ -88,6 +88,7 @@ describe('ws views create', () => {
         'list_id\t',
         `created_at\t${view.created_at}`,
         `updated_at\t${view.updated_at}`,
+        'record_order\t',
       ].join('\n') + '\n',
     );
     assert.equal(r.stderr, `✓ Created deal view "Big deals" (${view.id}).\n`);

@@ -14,7 +14,7 @@ const ID2 = 'a1d2c3b4-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 type Obj = Record<string, unknown>;
 const doc = spec as unknown as Obj;
 
-/** Every endpoint of api.md (plus the two documented view extensions), as [operationId, method, path]. */
+/** Every endpoint of api.md (plus the two view extensions and the official client's further routes), as [operationId, method, path]. */
 const ENDPOINTS: [string, string, string][] = [
   ['createRecord', 'POST', '/v2/prism/{teamId}/{objectType}'],
   ['listRecords', 'GET', '/v2/prism/{teamId}/{objectType}'],
@@ -85,6 +85,23 @@ const ENDPOINTS: [string, string, string][] = [
   ['listTeamDeliveries', 'GET', '/v2/webhooks/{teamId}/deliveries'],
   ['listDeliveries', 'GET', '/v2/webhooks/{teamId}/{webhookId}/deliveries'],
   ['getDelivery', 'GET', '/v2/webhooks/{teamId}/{webhookId}/deliveries/{deliveryId}'],
+  // Beyond api.md: what the official client reaches (facts.md).
+  ['listViewRecords', 'GET', '/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records'],
+  ['reorderViewRecords', 'PATCH', '/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records'],
+  [
+    'pinViewRecord',
+    'POST',
+    '/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records/{objectId}',
+  ],
+  [
+    'unpinViewRecord',
+    'DELETE',
+    '/v2/prism/{teamId}/{viewObjectType}/views/{viewId}/records/{objectId}',
+  ],
+  ['createList', 'POST', '/v2/prism/{teamId}/lists'],
+  ['listLists', 'GET', '/v2/prism/{teamId}/lists'],
+  ['getList', 'GET', '/v2/prism/{teamId}/lists/{listId}'],
+  ['createRealtimeTicket', 'POST', '/v2/realtime/ticket'],
 ];
 
 const ERROR_CODES: [string, number][] = [
@@ -260,18 +277,27 @@ describe('the OpenAPI document', () => {
   it('uses enums for record, view and automation object types and a free string for properties', () => {
     const objectTypeOf = (operationId: string, name: string) =>
       deref(parametersOf(operationId).find((p) => p.name === name)!.schema);
+    const six = ['contact', 'organization', 'identity', 'deal', 'action', 'document'];
     assert.deepEqual(objectTypeOf('createRecord', 'objectType').enum, [
-      'contact',
-      'organization',
-      'identity',
+      ...six,
+      'event',
+      'engagement',
+    ]);
+    // Events have no import and no batches.
+    assert.deepEqual(objectTypeOf('importRecords', 'objectType').enum, [...six, 'engagement']);
+    assert.deepEqual(objectTypeOf('batchDeleteRecords', 'objectType').enum, [...six, 'engagement']);
+    assert.deepEqual(objectTypeOf('getGrant', 'objectType').enum, [
       'deal',
       'action',
       'document',
+      'event',
+      'engagement',
+      'identity',
+      'message',
     ]);
-    assert.deepEqual(objectTypeOf('getGrant', 'objectType').enum, ['deal', 'action']);
     assert.equal(objectTypeOf('listProperties', 'objectType').enum, undefined);
     assert.equal(objectTypeOf('listProperties', 'objectType').type, 'string');
-    assert.equal((objectTypeOf('createView', 'viewObjectType').enum as string[]).length, 6);
+    assert.equal((objectTypeOf('createView', 'viewObjectType').enum as string[]).length, 8);
     assert.equal(
       (objectTypeOf('createAutomation', 'automationObjectType').enum as string[]).length,
       9,

@@ -2,8 +2,16 @@
 // started itself.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { tempConfigDir } from '../helpers/run.ts';
@@ -378,6 +386,28 @@ main(${JSON.stringify(args)}).then((code) => {
       assert.deepEqual(packages(jq.files), new Set(['jq-wasm']), '--jq');
       const liquid = loaded(['auth', 'status', '--template', '{{ team_id }}'], creds);
       assert.deepEqual(packages(liquid.files), new Set(['liquidjs']), '--template');
+      // The sandbox console (its server, and its page in dist/console) loads with `ws sandbox`
+      // alone: no file these commands read holds its code (its cookie's name is a string the
+      // build keeps).
+      const chunks = join(ROOT, 'dist', 'chunks');
+      assert.ok(
+        readdirSync(chunks).some((f) =>
+          readFileSync(join(chunks, f), 'utf8').includes('ws_console_'),
+        ),
+        'the console is in the build',
+      );
+      for (const [name, files] of [
+        ['auth status', auth.files],
+        ['records list', list.files],
+      ] as const) {
+        const consoleFiles = files.filter(
+          (f) =>
+            f.includes(`${ROOT}dist`) &&
+            (f.includes(`dist${sep}console${sep}`) ||
+              readFileSync(f, 'utf8').includes('ws_console_')),
+        );
+        assert.deepEqual(consoleFiles, [], `ws ${name} loads the sandbox console`);
+      }
       // ... where the status text is still there when one is shown.
       const head = spawnSync(process.execPath, [BIN, 'api', 'GET', '/v2/nowhere', '-i'], {
         env: {

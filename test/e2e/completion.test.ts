@@ -89,7 +89,16 @@ after(async () => {
   await t.stop();
 });
 
-const RECORD_TYPES = ['action', 'contact', 'deal', 'document', 'identity', 'organization'];
+const RECORD_TYPES = [
+  'action',
+  'contact',
+  'deal',
+  'document',
+  'engagement',
+  'event',
+  'identity',
+  'organization',
+];
 
 /** Run the README's install line for a shell (a fresh HOME: no directory exists yet). */
 function install(shell: string, line: string): void {
@@ -103,7 +112,15 @@ function install(shell: string, line: string): void {
 
 /** What each line offers, the same in every shell (bash writes a space in a value as "\ "). */
 const CASES: [line: string, offered: string[]][] = [
-  ['ws records list ', ['contact', 'organization', 'identity', 'deal', 'action', 'document']],
+  [
+    'ws records list ',
+    ['contact', 'organization', 'identity', 'deal', 'action', 'document', 'event', 'engagement'],
+  ],
+  [
+    'ws records watch ',
+    ['contact', 'organization', 'identity', 'deal', 'action', 'document', 'event', 'engagement'],
+  ],
+  ['ws records grant get mes', ['message']],
   ['ws records list contacts --format ', ['table', 'tsv', 'json', 'ndjson', 'csv']],
   ['ws records li', ['list']],
   ['ws records list contacts --wh', ['--where']],

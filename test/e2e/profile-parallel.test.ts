@@ -1,6 +1,6 @@
 // The profile store under parallel `ws` processes (CI jobs sharing a runner do this): every
-// read-modify-write of config.json holds a cross-process lock, so no process's change is
-// lost; and an empty config.json is a store with no profiles.
+// read-modify-write of config.json (profiles and aliases alike) holds a cross-process lock,
+// so no process's change is lost; and an empty config.json is a store with no profiles.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,7 @@ const add = (name: string) =>
       '--team-id',
       '8f1e6a52-3c1d-4b7e-9a5f-2d4c6b8e0f11',
       '--with-key',
+      '--no-verify',
     ],
     'key_0123456789abcdef\n',
   );
@@ -87,5 +88,21 @@ describe('profile store under parallel processes', () => {
     ]);
     for (const r of results) assert.equal(r.code, 0, r.out);
     assert.deepEqual(profileNames(), ['first', ...fresh].sort());
+  });
+
+  it('aliases set in parallel with profile adds are all kept, in the same file', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `al${i}`);
+    const results = await Promise.all([
+      ...names.map((name) =>
+        ws(['alias', 'set', name, `records list contacts --limit ${name.length}`]),
+      ),
+      add('also'),
+    ]);
+    for (const r of results) assert.equal(r.code, 0, r.out);
+    const data = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      aliases: Record<string, string>;
+    };
+    assert.deepEqual(Object.keys(data.aliases).sort(), names);
+    assert.ok(profileNames().includes('also'));
   });
 });

@@ -6,7 +6,7 @@ import { fields, recordsApi } from './records-api.ts';
 
 const EMPTY = { share_level: null, team_id: {}, group_id: {}, user_id: {} };
 
-describe('grants of deals and actions', () => {
+describe('grants of records and messages', () => {
   test('a record never granted has the empty grant, with participants from its references', async (t) => {
     const api = await recordsApi(t);
     const org = await api.create('organization', { name: 'Acme' });
@@ -141,7 +141,7 @@ describe('grants of deals and actions', () => {
     assert.deepEqual((await api.req('GET', `deal/${deal.id}/grant`)).body.user_id, {});
   });
 
-  test('404: a missing or deleted record, and types other than deal and action', async (t) => {
+  test('404: a missing or deleted record, and types without grants', async (t) => {
     const api = await recordsApi(t);
     const id = crypto.randomUUID();
     const missing = await api.req('GET', `deal/${id}/grant`);
@@ -157,8 +157,56 @@ describe('grants of deals and actions', () => {
     assert.equal(wrongType.status, 404);
     assert.equal(
       wrongType.body.error.message,
-      'contact records have no grants: grants exist for deal and action records only.',
+      'contact records have no grants: grants exist for deal, action, document, event, engagement, identity, message only.',
     );
+  });
+
+  test('document, event, engagement and identity records have grants, group_id and share_level included', async (t) => {
+    const api = await recordsApi(t);
+    const contact = await api.create('contact', { name: 'Ada' });
+    const group = crypto.randomUUID();
+    for (const [type, values] of [
+      ['document', { title: 'Contract' }],
+      ['event', { title: 'Kick-off', contact: contact.id }],
+      ['engagement', { title: 'Call', contact: contact.id }],
+      ['identity', { name: 'Ada', contact: contact.id }],
+    ] as const) {
+      const record = await api.create(type, values);
+      const empty = await api.req('GET', `${type}/${record.id}/grant`);
+      assert.equal(empty.status, 200, type);
+      assert.equal(empty.body.share_level, null);
+      const put = await api.req('PUT', `${type}/${record.id}/grant`, {
+        body: { group_id: { [group]: 'r' }, share_level: 'metadata' },
+      });
+      assert.equal(put.status, 200, put.text);
+      const read = await api.req('GET', `${type}/${record.id}/grant`);
+      assert.deepEqual(read.body, put.body);
+      assert.deepEqual(read.body.group_id, { [group]: 'r' });
+      assert.equal(read.body.share_level, 'metadata');
+      assert.deepEqual(read.body.contact_ids, type === 'document' ? null : [contact.id]);
+      assert.equal((await api.req('GET', `${type}/${crypto.randomUUID()}/grant`)).status, 404);
+    }
+  });
+
+  test('a message grant is kept by the message id (the sandbox keeps no messages); participants null', async (t) => {
+    const api = await recordsApi(t);
+    const message = crypto.randomUUID();
+    const empty = await api.req('GET', `message/${message}/grant`);
+    assert.equal(empty.status, 200);
+    assert.deepEqual(empty.body, {
+      ...EMPTY,
+      contact_ids: null,
+      identity_ids: null,
+      organization_ids: null,
+    });
+    const put = await api.req('PUT', `message/${message}/grant`, {
+      body: { team_group_id: [{ g1: 'a' }], user_id: [{ u1: 'w' }], share_level: 'full' },
+    });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.body.group_id, { g1: 'a' });
+    assert.deepEqual((await api.req('GET', `message/${message}/grant`)).body, put.body);
+    assert.equal((await api.req('GET', 'message/not-a-uuid/grant')).status, 400);
+    assert.equal((await api.req('GET', `message/${message}`)).status, 404, 'no message records');
   });
 
   test('a replayed PUT carries idempotent-replay', async (t) => {

@@ -38,9 +38,10 @@ const PACKAGE_JSON = 'package.json';
 const LAYERS: readonly (readonly string[])[] = [
   ['properties'],
   ['records'],
-  ['grants', 'imports', 'views', 'automations'],
-  // Above automations: webhooks hear their webhook actions.
-  ['webhooks'],
+  ['grants', 'imports', 'views', 'automations', 'realtime'],
+  // Above automations: webhooks hear their webhook actions. Above views: lists make the
+  // stage property and the views of their template.
+  ['webhooks', 'lists'],
 ];
 
 /** A resource's request layer: no other resource imports it. */

@@ -1,5 +1,6 @@
 // Every kind of state survives a kill: after writes through the API to every resource
-// (records by each write operation, grants, definitions and options, views, imports,
+// (records by each write operation, grants, definitions and options, views and their pins,
+// lists, imports,
 // automations with a waiting run, contact views, webhooks with a delivery waiting for its
 // retry, idempotency entries, the clock), a second sandbox started on the data file while
 // the first still runs (nothing flushed or closed: as after kill -9) holds the same state.
@@ -101,8 +102,12 @@ test('the state after writes to every resource equals the state loaded from the 
       body: { share_level: 'full' },
     }),
   );
-  // Views
-  ok(await http.post('deal/views', { name: 'Gold deals', view_type: 'grid' }), 201);
+  // Views, and a view's pins
+  const gold = await http.post('deal/views', { name: 'Gold deals', view_type: 'grid' });
+  ok(gold, 201);
+  ok(await http.post(`deal/views/${gold.body.id}/records/${b}`, {}));
+  // Lists (a template's stage property and views)
+  ok(await http.post('lists', { template_id: 'sales_deals', name: 'Q3 pipeline' }), 201);
   // Imports
   const objects = Array.from({ length: 100 }, (_, i) => ({ default: { name: `Imported ${i}` } }));
   const job = await http.post('contact/import', { objects });
@@ -164,7 +169,15 @@ test('runs, deliveries, import job steps and grants are journaled entry by entry
     actions: [{ type: 'webhook', webhook_id: hook.id }],
   });
   for (let i = 0; i < 20; i++) await createRecord(sandbox, 'contact', { name: `C${i}` });
-  await until('20 deliveries made', () => (receiver.posts().length >= 20 ? true : undefined));
+  // Every attempt recorded (not only received), so none is journaled during the next write.
+  await until('20 deliveries recorded', async () => {
+    const page = await hooks(
+      sandbox,
+      'GET',
+      `/${hook.id}/deliveries?type=delivery&status=success&limit=100`,
+    );
+    return page.body.data.length >= 20 ? true : undefined;
+  });
 
   // A write that fires the automation appends its record, its run and its delivery.
   let from = statSync(file).size;

@@ -50,7 +50,7 @@ describe('GET /v2/prism/{teamId}/{objectType}/count', () => {
     assert.deepEqual(other.body, { total: 0 });
   });
 
-  test('an object type outside the six: 404 naming the decoded type and listing the known ones', async (t) => {
+  test('an object type without records: 404 naming the decoded type and listing the known ones', async (t) => {
     const sandbox = await startFor(t);
     const answer = await call(sandbox, 'GET', prism(sandbox, 'caf%C3%A9%20s/count'));
     assert.equal(answer.status, 404);
@@ -58,7 +58,7 @@ describe('GET /v2/prism/{teamId}/{objectType}/count', () => {
       error: {
         code: 'not_found',
         message:
-          "Unknown object type 'café s'. Known object types: contact, organization, identity, deal, action, document.",
+          "Unknown object type 'café s'. Known object types: contact, organization, identity, deal, action, document, event, engagement.",
         request_id: answer.headers['x-request-id'],
       },
     });

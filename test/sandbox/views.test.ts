@@ -53,6 +53,7 @@ describe('views: create and read', () => {
         select: [],
         sort: [],
         sort_order: null,
+        record_order: [],
         created_at: undefined,
         updated_at: undefined,
         team_id: sandbox.teamId,
@@ -138,7 +139,7 @@ describe('views: create and read', () => {
       assertError(answer, 404, 'not_found');
       assert.equal(
         answer.body.error.message,
-        `Unknown object type '${type}' for views. Known object types: action, deal, document, event, identity, organization.`,
+        `Unknown object type '${type}' for views. Known object types: action, deal, document, event, identity, organization, comment, engagement.`,
       );
     }
   });
@@ -358,7 +359,7 @@ describe('views: patch, list, delete', () => {
     assertError(await http.patch(`deal/views/${NO_SUCH_ID}`, { name: 'X' }), 404, 'not_found');
   });
 
-  test('list (extension): creation order, list_id narrows, limit and cursor page', async (t) => {
+  test('list (extension): creation order, list_id narrows, limit and cursor (or page) page', async (t) => {
     const sandbox = await sandboxFor(t);
     const http = api(sandbox);
     const names = ['One', 'Two', 'Three', 'Four', 'Five'];
@@ -393,6 +394,12 @@ describe('views: patch, list, delete', () => {
     } while (cursor !== null);
     assert.equal(pages, 3);
     assert.deepEqual(seen, [...names, 'On list']);
+    // page (deprecated, in the official client) pages too.
+    const second = await http.get('deal/views?limit=2&page=2');
+    assert.deepEqual(
+      second.body.data.map((v: { name: string }) => v.name),
+      seen.slice(2, 4),
+    );
 
     assertError(await http.get('deal/views?cursor=bogus'), 400, 'invalid_request', 'query.cursor');
     assertError(await http.get('deal/views?limit=51'), 400, 'invalid_request', 'query.limit');

@@ -48,8 +48,8 @@ describe('delivery listings', () => {
       sandbox.store.events.emit(topic, { webhookId: n % 2 === 0 ? good.id : bad.id, n });
     }
     await until('every delivery to end', async () => {
-      const page = await hooks(sandbox, 'GET', '/deliveries?type=delivery&status=pending');
-      return page.body.data.length === 0 ? true : undefined;
+      const page = await hooks(sandbox, 'GET', '/deliveries?type=delivery');
+      return page.body.data.length === 6 ? true : undefined;
     });
     await until('the failing ones to be dead-lettered', async () => {
       const page = await hooks(sandbox, 'GET', `/${bad.id}/deliveries?type=delivery`);
@@ -69,10 +69,15 @@ describe('delivery listings', () => {
       'test.n1',
       'test.n0',
     ]);
-    // Type: the default is all (the two handshakes are the oldest).
-    assert.deepEqual((await events('/deliveries')).slice(-2), ['verification', 'verification']);
-    assert.deepEqual(await events('/deliveries?type=all'), await events('/deliveries'));
+    // Type: the default is delivery; all adds the two handshakes (the oldest).
+    assert.deepEqual(await events('/deliveries'), await events('/deliveries?type=delivery'));
+    assert.deepEqual((await events('/deliveries?type=all')).slice(-2), [
+      'verification',
+      'verification',
+    ]);
+    assert.equal((await events('/deliveries?type=all')).length, 8);
     assert.deepEqual(await events(`/${good.id}/deliveries?type=verification`), ['verification']);
+    assert.deepEqual(await events(`/${good.id}/deliveries`), ['test.n4', 'test.n2', 'test.n0']);
     assert.deepEqual(await events(`/${good.id}/deliveries?type=delivery`), [
       'test.n4',
       'test.n2',
@@ -134,6 +139,7 @@ describe('delivery listings', () => {
       'limit=101',
       'limit=x',
       'status=done',
+      'status=pending',
       'type=ping',
       'before=yesterday',
     ]) {
@@ -142,6 +148,35 @@ describe('delivery listings', () => {
       assert.equal(answer.body.error.code, 'invalid_request');
     }
     assert.equal((await hooks(sandbox, 'GET', '/deliveries?limit=100')).status, 200);
+    assert.deepEqual(sandbox.contractViolations, []);
+  });
+
+  test('a delivery is listed once its first attempt has ended; read by id it is pending until then', async (t) => {
+    const sandbox = await startFor(t, {
+      validateResponses: true,
+      webhooks: { retryDelaysMs: [0, 0], timeoutMs: 400 },
+    });
+    const receiver = await startReceiver(
+      t,
+      handshakeThen(() => 'hang'),
+    );
+    const hook = await verifiedHook(sandbox, `${receiver.origin}/h`);
+    const ping = await hooks(sandbox, 'POST', `/${hook.id}/ping`);
+    await until('the attempt to start', () => (receiver.posts().length === 1 ? true : undefined));
+    const id = ping.body.delivery_id as string;
+    for (const rest of [`/${hook.id}/deliveries`, '/deliveries', '/deliveries?type=all']) {
+      const page = await hooks(sandbox, 'GET', rest);
+      assert.equal(page.status, 200);
+      assert.ok(!page.body.data.some((d: Json) => d.delivery_id === id), rest);
+    }
+    const detail = await hooks(sandbox, 'GET', `/${hook.id}/deliveries/${id}`);
+    assert.equal(detail.body.status, 'pending');
+    // The attempt times out: the delivery is listed, failed, in its place.
+    const listed = await until('the delivery to be listed', async () => {
+      const page = await hooks(sandbox, 'GET', `/${hook.id}/deliveries`);
+      return page.body.data.find((d: Json) => d.delivery_id === id);
+    });
+    assert.equal(listed.status, 'failed');
     assert.deepEqual(sandbox.contractViolations, []);
   });
 
@@ -157,13 +192,22 @@ describe('delivery listings', () => {
       data: {},
     }));
     for (let n = 0; n < 60; n++) sandbox.store.events.emit(topic, n);
-    const page = await hooks(sandbox, 'GET', `/${hook.id}/deliveries`);
-    assert.equal(page.body.data.length, 50);
-    const rest = await hooks(
-      sandbox,
-      'GET',
-      `/${hook.id}/deliveries?cursor=${page.body.next_cursor}`,
+    await until('the 60 deliveries to end', () =>
+      receiver.posts().length === 60 ? true : undefined,
     );
+    const page = await until('the 60 deliveries to be listed', async () => {
+      const answer = await hooks(sandbox, 'GET', `/${hook.id}/deliveries?type=all`);
+      return answer.body.next_cursor === null ? undefined : answer;
+    });
+    assert.equal(page.body.data.length, 50);
+    const rest = await until('the last delivery to be listed', async () => {
+      const answer = await hooks(
+        sandbox,
+        'GET',
+        `/${hook.id}/deliveries?type=all&cursor=${page.body.next_cursor}`,
+      );
+      return answer.body.data.length === 11 ? answer : undefined;
+    });
     assert.equal(rest.body.data.length, 11, '10 events and the handshake');
     const ids = new Set([...page.body.data, ...rest.body.data].map((d: Json) => d.delivery_id));
     assert.equal(ids.size, 61);

@@ -207,7 +207,8 @@ describe('webhook routes', () => {
     const receiver = await startReceiver(t);
     const a = await verifiedHook(sandbox, `${receiver.origin}/a`);
     const b = await verifiedHook(sandbox, `${receiver.origin}/b`);
-    const handshakeOfA = (await hooks(sandbox, 'GET', `/${a.id}/deliveries`)).body.data[0];
+    const handshakeOfA = (await hooks(sandbox, 'GET', `/${a.id}/deliveries?type=verification`)).body
+      .data[0];
     const wrong = await hooks(sandbox, 'GET', `/${b.id}/deliveries/${handshakeOfA.delivery_id}`);
     assert.equal(wrong.status, 404);
     const unknown = await hooks(sandbox, 'GET', `/${a.id}/deliveries/${crypto.randomUUID()}`);

@@ -109,9 +109,19 @@ describe('Ctrl-C at a terminal', { skip: noTerminal }, () => {
     assert.ok(cooked(once.stty), `the terminal is left raw:\n${once.stty}`);
     assert.ok(once.cursor, 'the cursor is hidden after ws exited');
 
+    // Twice: the chunks in flight are abandoned, and the summary and the command that
+    // resumes still follow, on lines of their own after the terminal's ^C.
     await setFaults(s.sandbox, { latency_ms: 60_000 });
     const twice = await interrupt([...args, '--resume'], /Importing people\.csv/, 2);
     assert.equal(twice.code, 130, twice.screen);
+    assert.match(twice.screen, /Abandoning 2 chunks in flight; --resume sends their rows again/);
+    assert.match(twice.screen, /! Stopped importing people\.csv into contact in /);
+    assert.match(twice.screen, /100 rows in flight abandoned by the second Ctrl-C/);
+    assert.match(
+      twice.screen,
+      /\nResume with: ws import contacts people\.csv --chunk-size 50 --concurrency 2 --resume\n?$/,
+    );
+    assert.doesNotMatch(twice.screen, /\^C./, 'the ^C line is ended');
     assert.ok(cooked(twice.stty), `the terminal is left raw:\n${twice.stty}`);
     assert.ok(twice.cursor, 'the cursor is hidden after ws exited');
   });

@@ -38,6 +38,7 @@ const data: CompletionData = {
   profiles: () => [{ value: 'prod', description: 'https://api.example.com' }, { value: 'sandbox' }],
   definitions: (type, listId) => (type === 'deal' && listId === undefined ? DEALS : []),
   viewNames: (type) => (type === 'deal' ? ['Big deals', 'Pipeline'] : []),
+  lists: () => [{ value: '6f1c2a9e-1111-4222-8333-944455556666', description: 'Q3 (deal)' }],
   jobs: () => [{ value: 'imp_1' }, { value: 'imp_2' }],
 };
 
@@ -67,10 +68,13 @@ describe('completion: what each word may become', () => {
       'import',
       'sandbox',
       'views',
+      'lists',
       'automations',
       'webhooks',
       'deliveries',
       'completion',
+      'alias',
+      'version',
     ]);
     assert.deepEqual((await offered(['records', 'grant', ''])).values, ['get', 'set']);
   });
@@ -148,8 +152,36 @@ describe('completion: what each word may become', () => {
       'event',
       'identity',
       'organization',
+      'comment',
+      'engagement',
     ]);
-    assert.deepEqual((await offered(['records', 'grant', 'set', ''])).values, ['deal', 'action']);
+    assert.deepEqual((await offered(['records', 'grant', 'set', ''])).values, [
+      'deal',
+      'action',
+      'document',
+      'event',
+      'engagement',
+      'identity',
+      'message',
+    ]);
+    // Every record verb offers event and engagement; import and the batches have no events.
+    const records = ['contact', 'organization', 'identity', 'deal', 'action', 'document'];
+    assert.deepEqual((await offered(['records', 'list', ''])).values, [
+      ...records,
+      'event',
+      'engagement',
+    ]);
+    assert.deepEqual((await offered(['records', 'batch-delete', ''])).values, [
+      ...records,
+      'engagement',
+    ]);
+    assert.deepEqual((await offered(['import', ''])).values, [
+      'validate',
+      'status',
+      'jobs',
+      ...records,
+      'engagement',
+    ]);
     assert.deepEqual((await offered(['props', 'get', 'deals', ''])).values, [
       'amount',
       'name',
@@ -165,6 +197,11 @@ describe('completion: what each word may become', () => {
       'Pipeline',
     ]);
     assert.deepEqual((await offered(['profile', 'use', ''])).values, ['prod', 'sandbox']);
+    // Lists by id (their names as descriptions), for `ws lists get` and every --list-id.
+    const list = ['6f1c2a9e-1111-4222-8333-944455556666'];
+    assert.deepEqual((await offered(['lists', 'get', ''])).values, list);
+    assert.deepEqual((await offered(['records', 'list', 'deal', '--list-id', ''])).values, list);
+    assert.deepEqual((await offered(['import', 'deal', 'f.csv', '--list-id', '6f'])).values, list);
     assert.deepEqual((await offered(['profile', 'add', ''])).values, []);
     assert.deepEqual((await offered(['completion', ''])).values, ['bash', 'zsh', 'fish']);
     assert.deepEqual((await offered(['api', 'P'])).values, ['POST', 'PUT', 'PATCH']);

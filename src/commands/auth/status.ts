@@ -1,3 +1,4 @@
+import { refusalOf } from '../../api/errors.ts';
 import { countRecords } from '../../api/records.ts';
 import { redactKey } from '../../config/store.ts';
 import { ApiError } from '../../errors.ts';
@@ -37,10 +38,15 @@ export async function run(_opts: StatusOptions, deps: Deps): Promise<void> {
     ({ requestId } = await countRecords(client, 'contact', { signal: deps.signal }));
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      const which = err.status === 403 ? refusalOf(err).which : undefined;
       const hint =
         err.status === 401
           ? `Checked ${who}. Set WS_API_KEY, or store a key with \`ws profile add NAME --with-key\`.`
-          : `Checked ${who}. Check the team id, or generate a new key in the workspace settings (API section).`;
+          : which === 'team'
+            ? `Checked ${who}. The key works, but not for this team: check the team id (workspace settings, API section).`
+            : which === 'key'
+              ? `Checked ${who}. The key is wrong: generate a new one in the workspace settings (API section).`
+              : `Checked ${who}. Check the team id, or generate a new key in the workspace settings (API section).`;
       throw new ApiError({
         status: err.status,
         ...(err.apiCode ? { code: err.apiCode } : {}),

@@ -23,6 +23,17 @@ function commandFor(method: string, path: string[]): string {
   if (method === 'GET' && path.length === 1 && type === 'properties') return 'ws props list';
   if (method === 'GET' && path.length === 2 && type === 'imports')
     return `ws import status ${idOrWord(second!)}`;
+  if (type === 'lists') {
+    if (method === 'GET' && path.length === 1) return 'ws lists list';
+    if (method === 'POST' && path.length === 1) return 'ws lists create';
+    if (method === 'GET' && path.length === 2) return `ws lists get ${idOrWord(second!)}`;
+  }
+  // A view's pins: …/{type}/views/{viewId}/records/{objectId}.
+  if (second === 'views' && path[3] === 'records' && path.length === 5 && third !== undefined) {
+    const verb = method === 'POST' ? 'pin' : method === 'DELETE' ? 'unpin' : undefined;
+    if (verb !== undefined)
+      return `ws views ${verb} ${type} ${idOrWord(third)} ${idOrWord(path[4]!)}`;
+  }
   if (type !== undefined && !placeholder(type)) {
     if (method === 'GET' && path.length === 1) return `ws records list ${type}`;
     if (method === 'POST' && path.length === 1) return `ws records create ${type}`;
@@ -67,6 +78,11 @@ function notFoundInWsWords(err: ApiError): { message: string; hint: string } | u
   const [v2, prism, , type, second, third, ...more] = segments;
   if (v2 !== 'v2' || prism !== 'prism' || type === undefined || second === undefined)
     return undefined;
+  if (type === 'lists') {
+    return isUuid(second) && third === undefined
+      ? { message: `No list has the id ${second}.`, hint: 'List them with `ws lists list`.' }
+      : undefined;
+  }
   if (isUuid(second) && more.length === 0) {
     const suffix = third ?? '';
     if (!['', 'restore', 'duplicate', 'grant'].includes(suffix)) return undefined;

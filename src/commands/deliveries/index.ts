@@ -29,7 +29,7 @@ function whichFlags(cmd: Command, withType = true): Command {
     );
   if (!withType) return cmd;
   return cmd.addOption(
-    new Option('--type <type>', 'event deliveries, handshakes, or all (default all)').choices(
+    new Option('--type <type>', 'event deliveries (the default), handshakes, or all').choices(
       DELIVERY_TYPES as unknown as string[],
     ),
   );
@@ -69,8 +69,8 @@ function filterOptions(f: Flags): DeliveryFilters {
 }
 
 const TIMES_HELP = `Times: --since 30m (or 2h, 7d, an ISO-8601 time) is --after; --before and --after take the
-same forms. Statuses: success, failed (the latest attempt's), pending (no attempt has ended
-yet; a sandbox addition).`;
+same forms. Statuses: success, failed (the latest attempt's); a delivery is listed once its
+first attempt has ended.`;
 
 export function registerDeliveries(program: Command, ctx: CommandContext): void {
   const deliveries = program

@@ -1,8 +1,10 @@
-// Which deliveries are new since the last look at the log. The first look takes the newest
-// delivery as the starting point (what came before is not shown). Each later look asks for
-// deliveries created after that point (the API's `after`), or after the oldest one still
-// pending, so that a delivery is shown once, when its first attempt has ended (a filter
-// on status shows it when it matches). Pages are followed while the log is busy.
+// Which deliveries are new since the last look at the log. The log lists a delivery only
+// once its first attempt has ended, and lists by creation time, so a delivery created before
+// the newest one seen may still appear later (its first attempt took longer). Each look
+// therefore asks for the deliveries created after the newest seen less SETTLE_WINDOW_MS
+// (the API's `after`), and shows those not shown yet: each delivery once, when its first
+// attempt has ended. The first look marks what the window already holds as seen (what came
+// before is not shown). Pages are followed while the log is busy.
 import type { ApiClient } from '../../api/client.ts';
 import {
   type Delivery,
@@ -11,16 +13,18 @@ import {
   MAX_DELIVERY_PAGE,
 } from '../../api/webhooks.ts';
 
-/** How long a delivery may stay pending before it is no longer waited for. */
-const PENDING_LIMIT_MS = 10 * 60_000;
+/**
+ * How long after its creation a delivery's first attempt may end and still be shown: the
+ * sandbox's attempt timeout is 10 s by default; a queue of deliveries to one slow receiver
+ * takes longer. A delivery listed later than this is not shown.
+ */
+export const SETTLE_WINDOW_MS = 10 * 60_000;
 
 export class DeliveryPoller {
   /** The newest creation time seen (ms). */
   private mark: number | undefined;
-  /** Deliveries shown, by id, with their creation time (ms), to show each once. */
+  /** Deliveries shown (or there at the start), by id, with their creation time (ms). */
   private readonly shown = new Map<string, number>();
-  /** Deliveries seen pending, by id, with their creation time (ms). */
-  private readonly pending = new Map<string, number>();
 
   constructor(
     private readonly client: ApiClient,
@@ -33,20 +37,8 @@ export class DeliveryPoller {
     return listDeliveries(this.client, { ...this.query, ...extra });
   }
 
-  /** The first look: where the new deliveries start. */
-  async start(): Promise<void> {
-    const page = await this.list({ limit: 1 });
-    const newest = page.data[0];
-    if (newest) {
-      this.mark = Date.parse(newest.created_at);
-      this.shown.set(newest.delivery_id, this.mark);
-    }
-  }
-
-  /** The deliveries to show now, oldest first. */
-  async poll(): Promise<Delivery[]> {
-    const from = Math.min(this.mark ?? Number.POSITIVE_INFINITY, ...this.pending.values());
-    const after = Number.isFinite(from) ? new Date(from - 1).toISOString() : undefined;
+  /** Every delivery created after `after` (all of them without), newest first. */
+  private async listAll(after: string | undefined): Promise<Delivery[]> {
     const found: Delivery[] = [];
     let cursor: string | undefined;
     do {
@@ -54,16 +46,33 @@ export class DeliveryPoller {
       found.push(...page.data);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
+    return found;
+  }
 
+  private since(): string | undefined {
+    return this.mark === undefined
+      ? undefined
+      : new Date(this.mark - SETTLE_WINDOW_MS - 1).toISOString();
+  }
+
+  /** The first look: where the new deliveries start. */
+  async start(): Promise<void> {
+    const page = await this.list({ limit: 1 });
+    const newest = page.data[0];
+    if (newest === undefined) return;
+    this.mark = Date.parse(newest.created_at);
+    for (const d of await this.listAll(this.since())) {
+      this.shown.set(d.delivery_id, Date.parse(d.created_at));
+    }
+  }
+
+  /** The deliveries to show now, oldest first. */
+  async poll(): Promise<Delivery[]> {
+    const found = await this.listAll(this.since());
     const fresh: Delivery[] = [];
     for (const d of found.reverse()) {
-      const at = Date.parse(d.created_at);
       if (this.shown.has(d.delivery_id)) continue;
-      if (d.status === 'pending' && this.query.status !== 'pending') {
-        this.pending.set(d.delivery_id, at);
-        continue;
-      }
-      this.pending.delete(d.delivery_id);
+      const at = Date.parse(d.created_at);
       this.shown.set(d.delivery_id, at);
       fresh.push(d);
       this.mark = Math.max(this.mark ?? at, at);
@@ -72,11 +81,9 @@ export class DeliveryPoller {
     return fresh;
   }
 
-  /** Drop what can no longer come back: shown ones well before the mark, stale pending ones. */
+  /** Drop what the next looks can no longer list. */
   private forget(): void {
-    const mark = this.mark ?? 0;
-    for (const [id, at] of this.pending) if (at < mark - PENDING_LIMIT_MS) this.pending.delete(id);
-    const floor = Math.min(mark, ...this.pending.values()) - 60_000;
+    const floor = (this.mark ?? 0) - SETTLE_WINDOW_MS - 60_000;
     for (const [id, at] of this.shown) if (at < floor) this.shown.delete(id);
   }
 }

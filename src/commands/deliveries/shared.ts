@@ -21,7 +21,7 @@ import { isUuid } from '../../util/guards.ts';
 import { type Since, sinceTime } from '../common/list-flags.ts';
 import { resolveWebhook } from '../webhooks/shared.ts';
 
-export const DELIVERY_STATUSES = ['success', 'failed', 'pending'] as const;
+export const DELIVERY_STATUSES = ['success', 'failed'] as const;
 export const DELIVERY_TYPES = ['delivery', 'verification', 'all'] as const;
 
 /** The filters of the delivery log, as the flags give them. */
@@ -113,8 +113,11 @@ export async function findDelivery(
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-/** Every field of a delivery; `names` turns webhook ids into names for people. */
-export function deliveryColumns(names?: Map<string, string>): Column<Delivery>[] {
+/**
+ * Every field of a delivery (as listed, or read by id: then it may still be `pending`);
+ * `names` turns webhook ids into names for people.
+ */
+export function deliveryColumns(names?: Map<string, string>): Column<Delivery | DeliveryDetail>[] {
   return [
     { key: 'delivery_id', header: 'ID', id: true },
     { key: 'event', header: 'EVENT' },

@@ -2,7 +2,7 @@
 // the options, then the run: read the header, plan the columns, send the rows, report.
 // Each step lives in src/import/: columns.ts, run.ts (checkpoint, files, progress, the
 // engine) and summary.ts, printed by src/output/summary.ts.
-import { objectType, type RecordType } from '../../api/object-types.ts';
+import { bulkRecordType } from '../../api/object-types.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import {
@@ -34,6 +34,7 @@ import {
 import { endError, type ImportEnd, importSummary, summaryView } from '../../import/summary.ts';
 import { NewOptions } from '../../import/typing.ts';
 import { printSummary } from '../../output/summary.ts';
+import { timedPrompter } from '../../prompt/prompter.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { invalidateDefinitions } from '../../schema/definitions-cache.ts';
 import { monotonicMs } from '../../util/time.ts';
@@ -56,7 +57,7 @@ export interface ImportOpts extends ColumnFlags, ApiOptionFlags, SendFlags, Read
 
 export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
   const { io } = deps;
-  const type = objectType(opts.type, 'record') as RecordType;
+  const type = bulkRecordType(opts.type, 'import');
   if (opts.file === '-' && io.isStdinTTY) {
     throw new UsageError(
       'ws import reads the CSV from stdin with "-", and nothing is piped in.',
@@ -64,6 +65,8 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     );
   }
   const started = monotonicMs();
+  // The summary times the import, not the answers to the mapping's questions.
+  const asking = timedPrompter(deps.prompter);
   const mapFile = opts.mapFile === undefined ? undefined : readMapFile(opts.mapFile);
   const file = fileSettings(opts, mapFile);
   // Checked before anything is read: a wrong tag is a usage error, not a failed row.
@@ -96,7 +99,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       opts,
       {
         io,
-        prompter: deps.prompter,
+        prompter: asking.prompter,
         cwd: deps.cwd,
         path: source.path,
         mapFile,
@@ -129,8 +132,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
     });
     if (notes.length > 0) io.info(`Reading ${label}: ${notes.join('; ')}.`);
     said = true;
-    // The rate and the time left count from here: not the time spent answering the
-    // mapping's questions at a terminal.
+    // The progress line's rate and time left count from here.
     const sending = monotonicMs();
     let outcome: SendOutcome;
     if (first.every((e) => e.kind !== 'row' && e.kind !== 'broken')) {
@@ -175,8 +177,7 @@ export async function run(opts: ImportOpts, deps: Deps): Promise<void> {
       path: source.path,
       dryRun: opts.dryRun,
       noUpdate: opts.noUpdate === true,
-      durationMs: monotonicMs() - started,
-      rateMs: monotonicMs() - sending,
+      durationMs: monotonicMs() - started - asking.waitedMs(),
       again: opts.again,
       reading: {
         encoding: source.encoding(),

@@ -15,7 +15,8 @@ import type { ImportOpts } from './import.ts';
 const verbs = () => import('./verbs.ts');
 
 const HELP = `
-TYPE is contact, organization, identity, deal, action or document (singular or plural).
+TYPE is contact, organization, identity, deal, action, document or engagement (singular or
+plural; event records have no import).
 FILE is a CSV file, or - for stdin.
 
 Reading: UTF-8 (with or without BOM), UTF-16 by its BOM, Windows-1252 or Mac Roman

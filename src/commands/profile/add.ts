@@ -1,6 +1,9 @@
+import { refusalOf } from '../../api/errors.ts';
+import { countRecords } from '../../api/records.ts';
+import { DEFAULT_RATE_LIMIT } from '../../config/resolve.ts';
 import { PROFILE_NAME, redactKey } from '../../config/store.ts';
-import { UsageError } from '../../errors.ts';
-import type { Deps } from '../../factory.ts';
+import { ApiError, AuthError, ExitCode, NetworkError, UsageError, WsError } from '../../errors.ts';
+import type { ClientCredentials, Deps } from '../../factory.ts';
 import { readStdin } from '../../io/stdin.ts';
 import { renderObject } from '../../output/render.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
@@ -15,6 +18,8 @@ export interface AddOptions {
   withKey: boolean;
   rateLimit?: number | undefined;
   makeDefault: boolean;
+  /** Check the key with one request before saving (--no-verify: false). */
+  verify: boolean;
 }
 
 async function readKey(opts: AddOptions, deps: Deps): Promise<string> {
@@ -89,10 +94,23 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
   must(checkTeamId(teamId), '--team-id');
 
   const apiKey = await readKey(opts, deps);
+  const base = trimTrailingSlashes(baseUrl);
+  if (opts.verify) {
+    await verifyKey(
+      {
+        baseUrl: base,
+        teamId,
+        apiKey,
+        rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
+      },
+      opts.name,
+      deps,
+    );
+  }
   const makeDefault = await store.set(
     opts.name,
     {
-      base_url: trimTrailingSlashes(baseUrl),
+      base_url: base,
       team_id: teamId,
       api_key: apiKey,
       ...(opts.rateLimit !== undefined ? { rate_limit: opts.rateLimit } : {}),
@@ -102,7 +120,8 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
   io.success(
     `Saved profile "${opts.name}" (key ${redactKey(apiKey)})${makeDefault ? ' as the default profile' : ''}.`,
   );
-  io.info(`Check it with: ws auth status${makeDefault ? '' : ` --profile ${opts.name}`}`);
+  if (opts.verify) io.success(`The key works for team ${teamId}.`);
+  else io.info(`Check it with: ws auth status${makeDefault ? '' : ` --profile ${opts.name}`}`);
   if (deps.format === 'json' || deps.format === 'ndjson') {
     const saved = store.get(opts.name)!;
     await renderObject(io, profileRow(opts.name, saved, store.defaultName()), profileColumns, {
@@ -110,4 +129,72 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
       fields: deps.fields,
     });
   }
+}
+
+/**
+ * One cheap request (the contact count, as `ws auth status` makes it) with the profile's
+ * values before they are saved: a refused key or team, or an address that is not the API,
+ * is an error that says which, and nothing is saved.
+ */
+async function verifyKey(creds: ClientCredentials, name: string, deps: Deps): Promise<void> {
+  const client = await deps.clientFor(creds);
+  const skip = `Nothing was saved; \`ws profile add ${name} … --no-verify\` saves it without checking.`;
+  try {
+    await countRecords(client, 'contact', { signal: deps.signal });
+  } catch (err) {
+    if (!(err instanceof ApiError)) {
+      if (err instanceof NetworkError)
+        throw new NetworkError(err.message, {
+          hint: `${err.hint ?? ''} ${skip}`.trim(),
+          cause: err,
+        });
+      throw err;
+    }
+    throw refusal(err, creds, skip);
+  }
+}
+
+/** The error of a check the service answered with something other than a count. */
+function refusal(err: ApiError, creds: ClientCredentials, skip: string): WsError {
+  const key = redactKey(creds.apiKey);
+  if (err.status === 403) {
+    const { which, said } = refusalOf(err);
+    const message =
+      which === 'team'
+        ? `The API key ${key} works, but it has no access to team ${creds.teamId}: the team id is wrong (or the key belongs to another team).`
+        : which === 'key'
+          ? `The API key ${key} is not valid for ${creds.baseUrl}: the key is wrong (mistyped, revoked, or of another service).`
+          : `The service refused the API key ${key} for team ${creds.teamId} (HTTP 403) without saying whether the key or the team id is wrong.`;
+    const fix =
+      which === 'team'
+        ? 'Check --team-id: it is shown in the workspace settings (API section), beside the key.'
+        : which === 'key'
+          ? 'Check the key: it is shown once, when it is generated in the workspace settings (API section); generate a new one if it is lost.'
+          : 'Check both in the workspace settings (API section).';
+    return new AuthError(`${message} The service said: ${said}`, `${fix} ${skip}`);
+  }
+  if (err.status === 401)
+    return new AuthError(
+      `The service at ${creds.baseUrl} did not receive the API key (HTTP 401).`,
+      `A proxy between you and the service may drop the x-api-key header. ${skip}`,
+    );
+  if (err.status === 404 || err.status === 405)
+    return new WsError(
+      `${creds.baseUrl} does not answer as the API does (HTTP ${err.status} to ${err.method} /v2/prism/…/contact/count).`,
+      {
+        exitCode: ExitCode.notFound,
+        code: 'not_found',
+        hint: `Check --base-url: the address of the API, without /v2. ${skip}`,
+      },
+    );
+  return new ApiError({
+    status: err.status,
+    ...(err.apiCode ? { code: err.apiCode } : {}),
+    message: err.message,
+    ...(err.requestId ? { requestId: err.requestId } : {}),
+    errors: err.errors,
+    method: err.method,
+    url: err.url,
+    hint: `${err.hint ?? ''} ${skip}`.trim(),
+  });
 }

@@ -14,7 +14,9 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
 
   verb(profile, ['add <name>'], (cmd) =>
     cmd
-      .description('Add (or replace) a profile; the API key comes from stdin or a masked prompt')
+      .description(
+        'Add (or replace) a profile, checking its key with one request; the key comes from stdin or a masked prompt',
+      )
       .option('--base-url <url>', 'base URL of the API')
       .option('--team-id <id>', 'team id (a UUID from the workspace settings)')
       .option('--with-key', 'read the API key from stdin')
@@ -23,6 +25,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
         'requests per second this key may make (default 10; 0 for no limit)',
       )
       .option('--default', 'make it the default profile')
+      .option('--no-verify', 'save it without checking the key (one request) first')
       .addHelpText(
         'after',
         examples([
@@ -39,6 +42,7 @@ export function registerProfile(program: Command, ctx: CommandContext): void {
           withKey: f.boolean('--with-key'),
           rateLimit: f.integer('--rate-limit', 0, 10_000),
           makeDefault: f.boolean('--default'),
+          verify: f.toggle('--verify') !== false,
         });
       }),
   );

@@ -1,5 +1,7 @@
 // ws records batch-delete TYPE [IDS…] [--file F|-]: soft-delete many records, 100 per
-// call. Asks first on a terminal; needs --yes otherwise.
+// call. Asks first on a terminal; needs --yes otherwise. --dry-run reads the records and
+// says which would be deleted (batch-plan.ts), and needs no confirmation.
+import { bulkRecordType } from '../../api/object-types.ts';
 import { batchDeleteRecords } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -7,12 +9,15 @@ import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { isUuid } from '../../util/guards.ts';
 import { readInput } from '../common/input.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
-import { plural, recordType } from './shared.ts';
+import { checkDryRun, planDeletes, readCurrent, reportPlan } from './batch-plan.ts';
+import { definitions, plural, tableSlugs } from './shared.ts';
 
 export interface BatchDeleteOptions extends BatchFlags {
   type: string;
   ids: string[];
   file?: string | undefined;
+  /** Read the records and say which would be deleted; send nothing. */
+  dryRun?: boolean | undefined;
 }
 
 /**
@@ -62,7 +67,8 @@ function parseIds(items: readonly string[], source: string, unit: 'line' | 'argu
 }
 
 export async function run(opts: BatchDeleteOptions, deps: Deps): Promise<void> {
-  const type = recordType(opts.type);
+  const type = bulkRecordType(opts.type, 'batch delete');
+  checkDryRun(opts);
   const ids: string[] = parseIds(opts.ids, 'The arguments', 'argument');
   if (opts.file !== undefined) {
     const input = await readInput(opts.file, deps, '--file');
@@ -84,6 +90,12 @@ export async function run(opts: BatchDeleteOptions, deps: Deps): Promise<void> {
   }
   if (unique.length < ids.length)
     deps.io.info(`${ids.length - unique.length} repeated id(s) ignored.`);
+  if (opts.dryRun) {
+    const shown = tableSlugs(await definitions(deps, type), 1);
+    const current = await readCurrent(await deps.client(), type, unique, shown, deps.signal);
+    await reportPlan(deps, type, 'delete', planDeletes(unique, current, shown), shown);
+    return;
+  }
   await confirmOrRefuse(
     deps.io,
     deps.prompter,

@@ -16,6 +16,11 @@ export async function run(opts: CountOptions, deps: Deps): Promise<void> {
   const plan = filtered
     ? await planRead(opts, deps, type, { forceQuery: true, select: ['id'] })
     : undefined;
+  if (!filtered && opts.listId === undefined && type === 'engagement') {
+    deps.io.info(
+      'Counting every engagement record can take tens of seconds on the service (--where narrows the count).',
+    );
+  }
   const client = await deps.client();
   let total: number;
   if (plan) {

@@ -1,19 +1,14 @@
-// ws records grant get|set TYPE ID: who may see a deal or an action. `set` replaces the
-// whole grant (PUT), from flags (--user ID=LETTER, --team, --group, --share-level) and/or
-// --data JSON.
-import {
-  type Grant,
-  type GrantType,
-  type GrantWrite,
-  getGrant,
-  putGrant,
-} from '../../api/records.ts';
+// ws records grant get|set TYPE ID: who may see a record (deal, action, document, event,
+// engagement, identity) or a message. `set` replaces the whole grant (PUT), from flags
+// (--user ID=LETTER, --team, --group, --share-level) and/or --data JSON.
+import { type GrantType, objectType } from '../../api/object-types.ts';
+import { type Grant, type GrantWrite, getGrant, putGrant } from '../../api/records.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { readJsonArg } from '../common/input.ts';
-import { recordId, recordType } from './shared.ts';
+import { recordId } from './shared.ts';
 
 export interface GrantGetOptions {
   action: 'get';
@@ -38,14 +33,7 @@ const LETTERS = ['a', 'r', 'w'];
 const SHARE_LEVELS = ['metadata', 'full'];
 
 function grantType(input: string): GrantType {
-  const type = recordType(input);
-  if (type !== 'deal' && type !== 'action') {
-    throw new UsageError(
-      `Grants exist for deals and actions only, not ${type} records.`,
-      'For example: ws records grant get deal ID',
-    );
-  }
-  return type;
+  return objectType(input, 'grant') as GrantType;
 }
 
 type PermissionMap = Record<string, string>;

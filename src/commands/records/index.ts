@@ -11,6 +11,7 @@ import { collect, type Flags, flags, type OptionValues } from '../common/flags.t
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
+import { registerWatch } from './watch-verb.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -247,21 +248,46 @@ export function registerRecords(program: Command, ctx: CommandContext): void {
       }),
   );
 
-  verb(records, ['delete <type> <id>', 'rm'], (cmd) =>
-    cmd
-      .description('Delete a record (soft: restore brings it back); asks first, --yes to skip')
-      .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+  verb(records, ['delete <type> [id]', 'rm'], (cmd) =>
+    batchFlags(
+      whereFlags(
+        cmd.description(
+          'Delete a record, or those a filter matches (soft: restore brings them back); asks first, --yes to skip',
+        ),
+        'status=churned',
+      )
+        .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+        .option('--list-id <id>', 'scope properties to a list')
+        .option('--dry-run', 'show what would be deleted (the count and a few); delete nothing'),
+    )
       .addHelpText(
         'after',
-        examples(['ws records delete contact ID', 'ws records delete contact ID --yes --json']),
+        `\nWith --where (or --filter-json) instead of an id: the count and the first few records that
+match are shown, then confirmed (a prompt at a terminal, --yes otherwise); they are deleted
+100 per request as batch-delete does.\n${FILTER_HELP}`,
       )
-      .action((type: string, id: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
+      .addHelpText(
+        'after',
+        examples([
+          'ws records delete contact ID',
+          'ws records delete contact ID --yes --json',
+          "ws records delete contacts --where status=churned --where 'score<10'",
+          'ws records delete deals --where stage=lost --dry-run',
+          'ws records delete deals --where stage=lost --yes --report deleted.ndjson',
+        ]),
+      )
+      .action((type: string, id: string | undefined, o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
           type,
           id,
-          ifMatch: flags(o).string('--if-match'),
-        }),
-      ),
+          ifMatch: f.string('--if-match'),
+          ...whereOptions(f),
+          listId: f.string('--list-id'),
+          dryRun: f.boolean('--dry-run'),
+          ...batchOptions(f),
+        });
+      }),
   );
 
   verb(records, ['restore <type> <id>'], (cmd) =>
@@ -347,9 +373,11 @@ export function registerRecords(program: Command, ctx: CommandContext): void {
         `\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
 Failed items are listed on stderr; exit 5 when any failed.`,
       )
+      .option('--dry-run', 'read the records and show what would change; send nothing')
       .addHelpText(
         'after',
         examples([
+          'ws records batch-update contacts -f changes.csv --dry-run',
           'ws records batch-update contacts -f changes.csv --report results.ndjson',
           'ws records list contacts --format ndjson > all.ndjson   # edit, then:',
           'ws records batch-update contacts -f all.ndjson --concurrency 8',
@@ -361,6 +389,7 @@ Failed items are listed on stderr; exit 5 when any failed.`,
           type,
           file: f.string('--file'),
           inputFormat: f.choice('--input-format', INPUT_FORMATS),
+          dryRun: f.boolean('--dry-run'),
           ...batchOptions(f),
         });
       }),
@@ -373,10 +402,12 @@ Failed items are listed on stderr; exit 5 when any failed.`,
       ),
     )
       .option('-f, --file <file>', 'one id a line (the first tab-separated field); - for stdin')
+      .option('--dry-run', 'read the records and show which would be deleted; send nothing')
       .addHelpText(
         'after',
         examples([
           'ws records batch-delete contacts ID1 ID2 --yes',
+          'ws records batch-delete contacts -f ids.txt --dry-run',
           'ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts -f - --yes',
         ]),
       )
@@ -386,6 +417,7 @@ Failed items are listed on stderr; exit 5 when any failed.`,
           type,
           ids,
           file: f.string('--file'),
+          dryRun: f.boolean('--dry-run'),
           ...batchOptions(f),
         });
       }),
@@ -452,17 +484,23 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
 
   verb(records, ['grant'], (cmd) => {
     const grant = cmd
-      .description('Who may see a deal or an action')
+      .description(
+        'Who may see a record (deal, action, document, event, engagement, identity) or a message',
+      )
       .addHelpText(
         'after',
         examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
       );
     grant
       .command('get <type> <id>')
-      .description('Show the grant of a deal or action')
+      .description('Show the grant of a record or a message')
       .addHelpText(
         'after',
-        examples(['ws records grant get deal ID', 'ws records grant get action ID --json']),
+        examples([
+          'ws records grant get deal ID',
+          'ws records grant get action ID --json',
+          'ws records grant get message ID',
+        ]),
       )
       .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
         ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
@@ -473,7 +511,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
       );
     grant
       .command('set <type> <id>')
-      .description('Replace the grant of a deal or action')
+      .description('Replace the grant of a record or a message')
       .option(
         '--user <id=letter>',
         'a user and its permission letter a, r or w (repeatable)',
@@ -490,6 +528,7 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         examples([
           'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
           'ws records grant set action ID --data @grant.json',
+          'ws records grant set message ID --group 9e2f…=r --share-level metadata',
         ]),
       )
       .action((type: string, id: string, o: OptionValues, cmd: Command) => {
@@ -506,8 +545,11 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         });
       });
 
-    describeArguments(grant, undefined, { type: 'deal or action (singular or plural)' });
+    describeArguments(grant, undefined, {
+      type: 'deal, action, document, event, engagement, identity or message (singular or plural)',
+    });
   });
+  registerWatch(records, ctx);
   settleVerbs(records);
   describeArguments(records, 'record', {
     value: 'the value to match, typed like a --set value',

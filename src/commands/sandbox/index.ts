@@ -71,6 +71,7 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       '--webhook-retry-delays <ms,ms>',
       'base delays before the two retries of a failed delivery (default 30000,120000)',
     )
+    .option('--no-console', 'serve no console (the web page `ws sandbox open` opens)')
     .option('--no-profile', 'do not save a "sandbox" profile')
     .option('--detach', 'run in the background (see `ws sandbox status` and `ws sandbox stop`)')
     .addHelpText(
@@ -112,10 +113,34 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         maxBodyBytes: f.integer('--max-body-bytes', 1024, 10 * 1024 * 1024),
         webhooks: webhookFlags(o),
         profile: f.toggle('--profile') !== false,
+        console: f.toggle('--console') !== false,
         detach: f.boolean('--detach'),
         argv: givenArgs(cmd),
       });
     });
+
+  sandbox
+    .command('open')
+    .description(
+      "Open the sandbox's console in a browser, signed in (or print its URL and a one-time code)",
+    )
+    .option(
+      '--no-browser',
+      'print the URL and a one-time sign-in code instead of opening a browser',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws sandbox open',
+        'ws sandbox open --no-browser',
+        'ws sandbox open --profile sandbox',
+      ]),
+    )
+    .action((o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).openVerb, {
+        browser: flags(o).toggle('--browser') !== false,
+      }),
+    );
 
   sandbox
     .command('status')

@@ -22,6 +22,8 @@ export interface StartOptions {
   maxBodyBytes?: number | undefined;
   webhooks: WebhookFlags;
   profile: boolean;
+  /** Serve the console under /console (default true; --no-console). */
+  console?: boolean | undefined;
   detach: boolean;
   /** The arguments as given, to start a detached copy with. */
   argv: string[];
@@ -90,6 +92,7 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
       rateLimit: opts.rateLimit,
       ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
       webhooks: opts.webhooks,
+      console: opts.console !== false,
       ...(io.quiet ? {} : { log: (line: string) => io.stderr.write(`${io.err.dim(line)}\n`) }),
     });
   } catch (err) {
@@ -125,6 +128,9 @@ export async function run(opts: StartOptions, deps: Deps): Promise<void> {
   const lines: string[] = [];
   if (opts.profile) lines.push(await saveProfile(deps, ready, opts.rateLimit));
   if (opts.data) lines.push(`State is kept in ${opts.data}.`);
+  if (opts.console !== false) {
+    lines.push(`Console: ${sandbox.url}/console/ (sign in with \`ws sandbox open\`).`);
+  }
   lines.push('Press Ctrl-C to stop.');
   announce(deps, ready, lines);
 

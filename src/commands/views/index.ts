@@ -216,6 +216,58 @@ group_by property), each with its count. --json prints { view, records, has_more
       ),
   );
 
+  verb(views, ['records <type> <view>'], (cmd) =>
+    pageFlags(
+      cmd.description(
+        "A view's records from its records endpoint: pinned ones first, then the view's sort",
+      ),
+      { one: 'record', many: 'records' },
+      50,
+    )
+      .addHelpText(
+        'after',
+        `
+Columns: the view's select, then pinned. --json gives the API's rows with "pinned" added.
+Pin records with ws views pin; ws views show reads the view with include=records instead.`,
+      )
+      .addHelpText(
+        'after',
+        examples([
+          'ws views records deal "Big deals"',
+          'ws views records deal "Big deals" --all --format ndjson',
+        ]),
+      )
+      .action((type: string, view: string, o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).recordsVerb, {
+          type,
+          view,
+          ...pageOptions(flags(o)),
+        }),
+      ),
+  );
+
+  const pins = [
+    ['pin', 'Pin records to the top of a view, in the order given (after those pinned already)'],
+    ['unpin', 'Unpin records from a view'],
+    ['reorder', 'Put pinned records first in the order given; the other pinned ones follow'],
+  ] as const;
+  for (const [action, description] of pins) {
+    verb(views, [`${action} <type> <view> <ids...>`], (cmd) =>
+      cmd
+        .description(description)
+        .addHelpText(
+          'after',
+          examples([
+            `ws views ${action} deal "Big deals" 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a`,
+            ...(action === 'unpin' ? [] : [`ws views ${action} deal Pipeline ID1 ID2 --json`]),
+          ]),
+        )
+        .action((type: string, view: string, ids: string[], _o: OptionValues, cmd: Command) =>
+          ctx.invoke(cmd, async () => (await verbs()).pinsVerb, { action, type, view, ids }),
+        ),
+    );
+  }
+
   verb(views, ['delete <type> <view>', 'rm'], (cmd) =>
     cmd
       .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')

@@ -266,6 +266,11 @@ const ALL_COLUMNS: Column<View>[] = [
   { key: 'list_id', header: 'LIST ID', text },
   { key: 'created_at', header: 'CREATED', text },
   { key: 'updated_at', header: 'UPDATED', text },
+  {
+    key: 'record_order',
+    header: 'PINNED',
+    text: (v) => ((v as string[] | null | undefined) ?? []).join(', '),
+  },
 ];
 
 const LIST_DEFAULTS = new Set(['id', 'name', 'view_type', 'group_by', 'updated_at']);

@@ -8,6 +8,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { createWebhook, deleteWebhook, type Webhook } from '../../api/webhooks.ts';
 import { ApiError, ConflictError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
+import { withClockSkew } from '../../webhooks/explain.ts';
 import { type Received, type Receiver, startReceiver } from '../../webhooks/receiver.ts';
 import { checkWritable, readSecret, writeSecretFile } from '../../webhooks/secret.ts';
 import { stopSignal } from '../common/stop.ts';
@@ -79,17 +80,20 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<void> {
       : undefined;
 
   const client = await deps.client();
+  const sandbox = await isSandbox(client, deps.signal);
   let existing: Webhook | undefined;
   if (opts.webhook !== undefined) {
     existing = await webhookOf(deps, client, opts.webhook);
-  } else if (publicUrl === undefined) {
-    if (!(await isSandbox(client, deps.signal))) {
-      throw new UsageError(
-        'This service delivers webhooks only to public addresses, so it cannot reach a listener on 127.0.0.1.',
-        HOSTED_HINT,
-      );
-    }
+  } else if (publicUrl === undefined && !sandbox) {
+    throw new UsageError(
+      'This service delivers webhooks only to public addresses, so it cannot reach a listener on 127.0.0.1.',
+      HOSTED_HINT,
+    );
   }
+  // A sandbox signs with its own clock, which POST /__sandbox/clock/advance moves forward:
+  // its timestamps are checked against that clock (read now, and again when a delivery's
+  // timestamp is off), not this machine's.
+  const clock = sandbox ? await sandboxClock(deps, client) : undefined;
   if (existing === undefined) {
     const removed = await removeOrphans(deps, client);
     for (const w of removed) {
@@ -102,7 +106,8 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<void> {
   let token: string | undefined = existing?.verification_token;
   const out = new ListenOutput(deps);
   const counts = { received: 0, rejected: 0, skipped: 0 };
-  const onReceived = (r: Received) => {
+  const onReceived = (received: Received) => {
+    const r = clock === undefined ? withSkew(received) : received;
     if (r.kind === 'delivery') {
       if (!r.signature.valid) counts.rejected++;
       else if (r.skipped) counts.skipped++;
@@ -120,6 +125,7 @@ export async function run(opts: ListenOptions, deps: Deps): Promise<void> {
       forwardTo,
       forwardTimeoutMs: (opts.forwardTimeout ?? 10) * 1000,
       now: () => deps.clock.now().getTime(),
+      ...(clock ? { senderNow: clock.now, resync: clock.read } : {}),
       onReceived,
     });
   } catch (err) {
@@ -204,4 +210,37 @@ async function removeOwn(deps: Deps, client: ApiClient, webhook: Webhook): Promi
     );
     return false;
   }
+}
+
+/**
+ * The sandbox's clock as this machine's plus an offset, read from GET /__sandbox/clock; read
+ * again on demand (a failed read keeps the offset it had).
+ */
+async function sandboxClock(
+  deps: Deps,
+  client: ApiClient,
+): Promise<{ now: () => number; read: () => Promise<void> }> {
+  let offsetMs = 0;
+  const read = async () => {
+    try {
+      const res = await client.request<{ now?: unknown }>({
+        method: 'GET',
+        path: '/__sandbox/clock',
+        signal: AbortSignal.timeout(5000),
+      });
+      const at = typeof res.body?.now === 'string' ? Date.parse(res.body.now) : Number.NaN;
+      if (Number.isFinite(at)) offsetMs = at - deps.clock.now().getTime();
+    } catch (err) {
+      deps.io.debug(`reading the sandbox's clock: ${(err as Error).message}`);
+    }
+  };
+  await read();
+  return { now: () => deps.clock.now().getTime() + offsetMs, read };
+}
+
+/** A delivery refused for its timestamp by a service whose clock ws cannot read: the skew. */
+function withSkew(r: Received): Received {
+  if (r.kind !== 'delivery' || r.signature.valid) return r;
+  const detail = withClockSkew(r.signature);
+  return detail === undefined ? r : { ...r, signature: { ...r.signature, detail } };
 }

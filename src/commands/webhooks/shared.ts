@@ -207,7 +207,8 @@ export function newestSettled(
         signal: deps.signal,
       });
       const d = page.data.find((x) => x.event === event);
-      if (!d || d.status === 'pending') return undefined;
+      // The API lists settled deliveries only; a service that lists pending ones too is waited on.
+      if (!d || (d.status as string) === 'pending') return undefined;
       return getDelivery(client, webhookId, d.delivery_id, { signal: deps.signal });
     },
     () =>

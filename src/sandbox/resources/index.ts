@@ -6,7 +6,9 @@ import type { Resource } from '../resource.ts';
 import { automationsResource } from './automations/routes.ts';
 import { grantsResource } from './grants/routes.ts';
 import { importsResource } from './imports/routes.ts';
+import { listsResource } from './lists/routes.ts';
 import { propertiesResource } from './properties/routes.ts';
+import { realtimeResource } from './realtime/routes.ts';
 import { recordsResource } from './records/routes.ts';
 import { viewsResource } from './views/routes.ts';
 import { webhooksResource } from './webhooks/routes.ts';
@@ -18,5 +20,7 @@ export const resources: readonly Resource[] = [
   viewsResource,
   automationsResource,
   importsResource,
+  listsResource,
+  realtimeResource(),
   webhooksResource(),
 ];

@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { cronProblem, timeZoneProblem } from '../../../src/automations/schedule.ts';
 import { startSandbox } from '../../../src/sandbox/index.ts';
 import { renderSubjects } from '../../../src/sandbox/resources/automations/renderer.ts';
+import { webhooksOf } from '../../../src/sandbox/resources/webhooks/model.ts';
 import type { RunningSandbox } from '../../../src/sandbox/sandbox.ts';
 import { call, tempDir } from '../helpers.ts';
 import { startReceiver as startHookReceiver, verifiedHook } from '../webhook-helpers.ts';
@@ -171,10 +172,11 @@ describe('automations: templates read no file and render within limits', () => {
 
   test('while subjects render, the sandbox answers other requests', async (t) => {
     const sandbox = await sandboxFor(t);
-    // Each render runs to its time limit: 30 recipients take over a second of the worker.
+    // Each render runs to its time limit: 60 recipients take three seconds of the worker,
+    // long enough for the reads below even on a busy machine.
     await recipients(
       sandbox,
-      Array.from({ length: 30 }, (_, i) => `c${i}`),
+      Array.from({ length: 60 }, (_, i) => `c${i}`),
     );
     await createAutomation(
       sandbox,
@@ -210,7 +212,7 @@ describe('automations: templates read no file and render within limits', () => {
     assert.equal((await write).status, 201);
     const [run] = await runs(sandbox);
     assert.equal(run.status, 'completed');
-    assert.equal(run.steps[0].recipients.length, 30);
+    assert.equal(run.steps[0].recipients.length, 60);
   });
 });
 
@@ -343,14 +345,16 @@ describe('automations: fan-out is bounded', () => {
         answered = true;
         return answer;
       });
-    // Sent once the write is under way (the first delivery is listed).
-    for (;;) {
-      const page = await call(
-        sandbox,
-        'GET',
-        `/v2/webhooks/${sandbox.teamId}/deliveries?type=delivery&limit=1`,
-      );
-      if (page.body.data.length > 0) break;
+    // Sent once the write is under way (its first delivery is made: in the store, as a
+    // delivery no attempt of which has ended is not listed).
+    const made = () => {
+      for (const d of webhooksOf(sandbox.store).newestFirst())
+        if (d.type === 'delivery') return true;
+      return false;
+    };
+    while (!made()) {
+      const page = await call(sandbox, 'GET', `/v2/webhooks/${sandbox.teamId}/deliveries?limit=1`);
+      assert.equal(page.status, 200);
       assert.equal(answered, false);
     }
     const health = await call(sandbox, 'GET', '/__sandbox/health', { key: null });
@@ -358,7 +362,6 @@ describe('automations: fan-out is bounded', () => {
     assert.equal(answered, false, 'health answered while the deliveries are made');
     assert.equal((await write).status, 201);
     // Every delivery was made before the write answered.
-    const { webhooksOf } = await import('../../../src/sandbox/resources/webhooks/model.ts');
     let count = 0;
     for (const d of webhooksOf(sandbox.store).newestFirst()) if (d.type === 'delivery') count++;
     assert.equal(count, 20_000);

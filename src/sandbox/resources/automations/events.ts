@@ -5,6 +5,7 @@
 // dispatched either way, as the service's runs do not wait for deliveries.
 
 import { defineEvent } from '../../events.ts';
+import type { Run, RunTrigger } from './types.ts';
 
 /** The `data` of a webhook event of an automation (documented in the sandbox README). */
 export interface AutomationEventData {
@@ -42,3 +43,32 @@ export interface WebhookDispatch {
 export type AutomationEvent = WebhookDispatch;
 
 export const automationEvents = defineEvent<AutomationEvent>('automation');
+
+/**
+ * News of runs, for whoever shows them (the activity log of the console): the runs a write
+ * started (one event per write: an import step starts thousands of runs), a waiting run
+ * resumed (its wait fell due), and a run that was not done at once finished (completed,
+ * failed, or cancelled: its automation was deleted while it waited). Emitted only when
+ * someone listens.
+ */
+export interface RunsStartedEvent {
+  readonly type: 'runs.started';
+  /** The write that fired them (shared with the runs: read-only). */
+  readonly trigger: RunTrigger;
+  /** How many runs it started (one per automation it fired, in order). */
+  readonly count: number;
+  /**
+   * The index-th run as it is now; undefined once the sandbox no longer keeps it (a run that
+   * was not done at once, finished and dropped: the latest 10,000 finished runs are kept).
+   */
+  run(index: number): Run | undefined;
+}
+
+export interface RunEvent {
+  readonly type: 'run.resumed' | 'run.finished';
+  readonly teamId: string;
+  /** The run itself (live). */
+  readonly run: Run;
+}
+
+export const runEvents = defineEvent<RunsStartedEvent | RunEvent>('run');

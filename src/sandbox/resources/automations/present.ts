@@ -19,7 +19,15 @@ export function etagOf(automation: StoredAutomation): string {
   return `"v${automation.version}"`;
 }
 
-export function runBody(store: Store, run: Run): Record<string, unknown> {
+/**
+ * A run as the runs endpoint answers it. `withData: false` leaves out the webhook steps'
+ * event `data` (the console's lists, which show many runs at once and link to each).
+ */
+export function runBody(
+  store: Store,
+  run: Run,
+  options: { withData?: boolean } = {},
+): Record<string, unknown> {
   const { automation, trigger } = run;
   const event = eventName(trigger.object_type, trigger.type);
   let data: unknown;
@@ -51,6 +59,10 @@ export function runBody(store: Store, run: Run): Record<string, unknown> {
     };
     switch (action.type) {
       case 'webhook':
+        if (options.withData === false) {
+          Object.assign(body, { webhook_id: action.webhook_id, event });
+          break;
+        }
         data ??= eventData(store, run);
         Object.assign(body, { webhook_id: action.webhook_id, event, data });
         break;

@@ -48,7 +48,13 @@ import type { RecordEvent } from '../records/events.ts';
 import { recordBody } from '../records/present.ts';
 import type { StoredRecord } from '../records/types.ts';
 import { contactViewsOf, recipientsOf } from './contact-views.ts';
-import { type AutomationEventData, automationEvents } from './events.ts';
+import {
+  type AutomationEventData,
+  automationEvents,
+  type RunEvent,
+  type RunsStartedEvent,
+  runEvents,
+} from './events.ts';
 import { type Rendered, renderSubjects } from './renderer.ts';
 import type { Run, RunAutomation, RunStep, RunTrigger } from './types.ts';
 
@@ -177,6 +183,35 @@ function instantRun(prefix: string, trigger: RunTrigger, sequence: number): Run 
       finished_at: at,
     })),
   };
+}
+
+/** The runs one write started (RunsStartedEvent), read as they are when asked. */
+class RunsStarted implements RunsStartedEvent {
+  readonly type = 'runs.started';
+  private readonly model: RunsModel;
+  private readonly prefix: string;
+  readonly trigger: RunTrigger;
+
+  constructor(model: RunsModel, prefix: string, trigger: RunTrigger) {
+    this.model = model;
+    this.prefix = prefix;
+    this.trigger = trigger;
+  }
+
+  get count(): number {
+    return this.trigger.automations.length;
+  }
+
+  run(index: number): Run | undefined {
+    const sequence = this.trigger.first + index;
+    const automation = this.trigger.automations[index]!;
+    // Kept (under way, or among the latest finished ones): as it is now. A run done at once
+    // is the same whenever it is read; another one dropped since is no longer known.
+    return (
+      this.model.kept(this.prefix, sequence) ??
+      (isInstant(automation) ? instantRun(this.prefix, this.trigger, sequence) : undefined)
+    );
+  }
 }
 
 /** True when every action is done at once and says nothing of its own: webhook and agent steps. */
@@ -310,6 +345,10 @@ export class RunsModel implements Slice {
       this.track(store, this.proceed(store, run, trigger.at, trigger.at_ms));
     }
     if (automations.length > 0) this.ctx.changed(META);
+    // One event for the runs of the write (an import step starts thousands).
+    if (automations.length > 0 && this.ctx.events.listening(runEvents)) {
+      this.ctx.events.emit(runEvents, new RunsStarted(this, this.prefix, trigger));
+    }
   }
 
   /** Resume the waiting runs due by `nowMs`, earliest first. Returns how many resumed. */
@@ -327,6 +366,7 @@ export class RunsModel implements Slice {
       run.status = 'running';
       this.ctx.changed(String(run.sequence));
       this.track(store, this.proceed(store, run, at, nowMs));
+      this.announce('run.resumed', run);
     }
     return due.length;
   }
@@ -363,6 +403,17 @@ export class RunsModel implements Slice {
       until: run.resume_at_ms!,
     });
     run.resume_at_ms = null;
+  }
+
+  /** Tell listeners of run events about `run` (a run kept as itself). */
+  private announce(type: RunEvent['type'], run: Run): void {
+    if (!this.ctx.events.listening(runEvents)) return;
+    this.ctx.events.emit(runEvents, { type, teamId: run.trigger.team_id, run });
+  }
+
+  /** The run of `sequence` while the table keeps it (runs of an earlier reset: none). */
+  kept(prefix: string, sequence: number): Run | undefined {
+    return prefix === this.prefix ? this.runs.get(sequence) : undefined;
   }
 
   /** A team's runs in firing order. */
@@ -542,6 +593,7 @@ export class RunsModel implements Slice {
     run.updated_at = at;
     this.finished.push(run.sequence);
     this.trim();
+    this.announce('run.finished', run);
   }
 
   /** Drop the oldest finished runs past MAX_FINISHED_RUNS. */

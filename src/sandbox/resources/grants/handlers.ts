@@ -1,9 +1,14 @@
-// Grants of deals and actions: GET reads, PUT replaces the whole grant (idempotent).
+// Grants of records (deal, action, document, event, engagement, identity) and of messages:
+// GET reads, PUT replaces the whole grant (idempotent).
 //
 // PUT takes maps of id to permission letter (`team_id`, `group_id`, `user_id`), or the
 // older form, arrays of single-entry maps, and the older name `team_group_id` for
 // `group_id`; answers always carry plain maps under the current names. The read-only
 // participant arrays may be sent back as read and are ignored.
+//
+// `message` has no record routes (the official client reaches only its grant), so the
+// sandbox keeps no messages: a message grant is kept by the id the path names, whatever it
+// is, and its participants are null (they cannot be resolved).
 
 import { own } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
@@ -22,36 +27,39 @@ import {
   type StoredGrant,
 } from './model.ts';
 
-/** Path check: grants exist for deals and actions only. */
+/** Path check: the object types that have grants. */
 export function requireGrantType(ctx: PathContext): void {
   const type = ctx.params['objectType'] ?? '';
   if (!isGrantType(type)) {
     throw notFound(
-      `${type} records have no grants: grants exist for ${GRANT_TYPES.join(' and ')} records only.`,
+      `${type} records have no grants: grants exist for ${GRANT_TYPES.join(', ')} only.`,
     );
   }
 }
 
-/** GET /v2/prism/{teamId}/{deal|action}/{id}/grant */
+/** GET /v2/prism/{teamId}/{type}/{id}/grant */
 export function getGrant(ctx: RequestContext): Reply {
-  const { scope, record } = target(ctx);
-  return {
-    status: 200,
-    body: grantBody(scope, record, grantsOf(ctx.store).get(scope.type as GrantType, record.id)),
-  };
+  const { type, id, participants } = target(ctx);
+  return { status: 200, body: grantBody(grantsOf(ctx.store).get(type, id), participants) };
 }
 
-/** PUT /v2/prism/{teamId}/{deal|action}/{id}/grant: full replacement. */
+/** PUT /v2/prism/{teamId}/{type}/{id}/grant: full replacement. */
 export function putGrant(ctx: RequestContext): Reply {
-  const { scope, record } = target(ctx);
+  const { type, id, participants } = target(ctx);
   const grant = parseGrant(ctx.body as Record<string, unknown>);
-  const stored = grantsOf(ctx.store).put(scope.type as GrantType, record.id, grant);
-  return { status: 200, body: grantBody(scope, record, stored) };
+  const stored = grantsOf(ctx.store).put(type, id, grant);
+  return { status: 200, body: grantBody(stored, participants) };
 }
 
-function target(ctx: RequestContext): { scope: Scope; record: Readonly<StoredRecord> } {
+/** The grant's owner: a record (404 when missing or deleted), or a message by its id. */
+function target(ctx: RequestContext): { type: GrantType; id: string; participants: Participants } {
+  const type = ctx.params['objectType'] as GrantType;
+  if (type === 'message') {
+    return { type, id: ctx.params['id']!, participants: NO_PARTICIPANTS };
+  }
   const scope = recordScope(ctx);
-  return { scope, record: requireRecord(ctx, scope) };
+  const record = requireRecord(ctx, scope);
+  return { type, id: record.id, participants: participantsOf(scope, record) };
 }
 
 /** The body of a PUT as a stored grant; 400 when group_id and team_group_id are both given. */
@@ -100,17 +108,19 @@ const PARTICIPANTS = {
 
 type Participants = Record<keyof typeof PARTICIPANTS, string[] | null>;
 
+const NO_PARTICIPANTS: Participants = {
+  contact_ids: null,
+  identity_ids: null,
+  organization_ids: null,
+};
+
 /**
- * The grant as read, with the participants derived from the record's reference properties:
- * the ids its ref_/multiref_ properties to contacts, identities and organizations hold; null
- * for a kind no definition of the record's type refers to.
+ * The participants of a record, derived from its reference properties: the ids its
+ * ref_/multiref_ properties to contacts, identities and organizations hold; null for a kind
+ * no definition of the record's type refers to.
  */
-function grantBody(scope: Scope, record: Readonly<StoredRecord>, grant: StoredGrant) {
-  const participants: Participants = {
-    contact_ids: null,
-    identity_ids: null,
-    organization_ids: null,
-  };
+function participantsOf(scope: Scope, record: Readonly<StoredRecord>): Participants {
+  const participants: Participants = { ...NO_PARTICIPANTS };
   const scopes: [Scope, Record<string, unknown> | undefined][] = [
     [scope, record.default],
     ...Object.entries(record.lists).map(([listId, values]): [Scope, Record<string, unknown>] => [
@@ -133,6 +143,11 @@ function grantBody(scope: Scope, record: Readonly<StoredRecord>, grant: StoredGr
       }
     }
   }
+  return participants;
+}
+
+/** The grant as read, with its participants. */
+function grantBody(grant: StoredGrant, participants: Participants) {
   return {
     share_level: grant.share_level,
     team_id: grant.team_id,

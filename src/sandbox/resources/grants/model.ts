@@ -1,9 +1,10 @@
-// Grants: who may see a deal or an action, kept in the store's `grants` slice, one per
-// record. A record without a stored grant has the empty grant (no share level, empty maps).
+// Grants: who may see a record (deal, action, document, event, engagement, identity) or a
+// message, kept in the store's `grants` slice, one per record. A record without a stored grant has the empty grant (no share level, empty maps).
 // The participant arrays of a grant are not stored: they are read from the record (see
-// handlers.ts). There can be one per deal and action, so the slice keeps keyed entries for the
+// handlers.ts). There can be one per record, so the slice keeps keyed entries for the
 // data file's journal (`<type>/<recordId>`): a grant written appends that grant alone.
 
+import { GrantObjectType } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import {
   defineSlice,
@@ -13,8 +14,8 @@ import {
   type Store,
 } from '../../store.ts';
 
-/** The record types that carry grants. */
-export const GRANT_TYPES = ['deal', 'action'] as const;
+/** The object types that carry grants (the contract's GrantObjectType). */
+export const GRANT_TYPES = GrantObjectType;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
 export function isGrantType(value: string): value is GrantType {

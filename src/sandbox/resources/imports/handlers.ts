@@ -5,6 +5,7 @@ import { notFound } from '../../errors.ts';
 import type { ObjectType } from '../../object-types.ts';
 import { listScope, teamOf } from '../../request.ts';
 import type { Reply, RequestContext } from '../../resource.ts';
+import { failedRows, importEvents } from './events.ts';
 import {
   finishedView,
   type ImportJobView,
@@ -70,7 +71,19 @@ function importNow(
   const importer = new RowImporter(ctx.store, teamId, type, options);
   const { results, error } = importRange(importer, objects, 0, objects.length);
   importer.finish();
-  return finishedView(objects.length, results, error, ctx.store.clock.iso());
+  const view = finishedView(objects.length, results, error, ctx.store.clock.iso());
+  if (ctx.store.events.listening(importEvents)) {
+    ctx.store.events.emit(importEvents, {
+      type: 'import.completed_now',
+      teamId,
+      objectType: type,
+      total: objects.length,
+      succeeded: view.succeeded,
+      failed: failedRows(results),
+      error,
+    });
+  }
+  return view;
 }
 
 /** GET /v2/prism/{teamId}/imports/{jobId} */

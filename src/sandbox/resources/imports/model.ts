@@ -21,6 +21,7 @@ import {
   SnapshotError,
   type Store,
 } from '../../store.ts';
+import { failedRows, importEvents } from './events.ts';
 
 /** Imports with fewer objects than this run synchronously (facts.md). */
 export const SYNC_LIMIT = 100;
@@ -162,6 +163,9 @@ export class ImportsModel implements Slice {
     this.chunks.set(job.job_id, []);
     this.ctx.changed(jobKey(job.job_id));
     this.ctx.changed(`input/${job.job_id}`);
+    if (this.ctx.events.listening(importEvents)) {
+      this.ctx.events.emit(importEvents, { type: 'import.started', job });
+    }
     return job;
   }
 
@@ -195,8 +199,16 @@ export class ImportsModel implements Slice {
       else job.failed++;
     }
     job.processed += results.length;
-    if (job.processed >= job.total) this.end(job, 'complete');
-    else this.touch(job);
+    const done = job.processed >= job.total;
+    if (!done) this.touch(job);
+    if (this.ctx.events.listening(importEvents)) {
+      this.ctx.events.emit(importEvents, {
+        type: 'import.progressed',
+        job,
+        failed: failedRows(results),
+      });
+    }
+    if (done) this.end(job, 'complete');
   }
 
   /** End a processing job with a job-level error. */
@@ -384,6 +396,9 @@ export class ImportsModel implements Slice {
     job.input = null;
     this.ctx.changed(`input/${job.job_id}`);
     this.touch(job);
+    if (this.ctx.events.listening(importEvents)) {
+      this.ctx.events.emit(importEvents, { type: 'import.finished', job });
+    }
   }
 
   private touch(job: ImportJob): void {

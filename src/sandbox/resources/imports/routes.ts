@@ -1,4 +1,4 @@
-import { requireObjectType } from '../../request.ts';
+import { requireBulkObjectType } from '../../request.ts';
 import type { Resource } from '../../resource.ts';
 import { getImportJob, importRecords } from './handlers.ts';
 import { importsSlice } from './model.ts';
@@ -19,7 +19,7 @@ export const importsResource: Resource = {
       method: 'POST',
       path: '/v2/prism/{teamId}/{objectType}/import',
       operationId: 'importRecords',
-      resolve: requireObjectType,
+      resolve: requireBulkObjectType,
       handler: importRecords,
     },
     {

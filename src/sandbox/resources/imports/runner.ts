@@ -12,6 +12,7 @@
 // (an unref'd step did not: the loop then slept until the next request arrived, and a job
 // moved on only at the client's polls); stop() ends it when the sandbox closes.
 
+import { withCause } from '../../cause.ts';
 import type { Store } from '../../store.ts';
 import { type ImportJob, type ImportsModel, importsOf } from './model.ts';
 import { importRange, RowImporter } from './rows.ts';
@@ -96,7 +97,10 @@ export class ImportRunner {
       this.importers.set(job, importer);
     }
     const end = Math.min(job.total, job.processed + budget);
-    const { results, error } = importRange(importer, input.objects, job.processed, end);
+    // The records the rows write are the job's doing (the activity log reads it).
+    const { results, error } = withCause({ kind: 'import', jobId: job.job_id }, () =>
+      importRange(importer, input.objects, job.processed, end),
+    );
     model.recordRows(job, results);
     if (error !== undefined) model.fail(job, error);
     if (job.status !== 'processing') importer.finish();

@@ -157,6 +157,32 @@ const SPECS: Record<PropertyObjectType, Spec[]> = {
     of('description', 'Description', 'text'),
     of('contact', 'Contact', 'ref_contact'),
   ],
+  engagement: [
+    str('title', 'Title'),
+    select('kind', 'Kind', [
+      ['Email', 'blue'],
+      ['Call', 'green'],
+      ['Meeting', 'purple'],
+      ['Note', 'gray'],
+    ]),
+    of('occurred_at', 'Occurred at', 'date', 'datetime'),
+    of('notes', 'Notes', 'text'),
+    of('contact', 'Contact', 'ref_contact'),
+    of('organization', 'Organization', 'ref_organization'),
+  ],
+  comment: [
+    of('body', 'Body', 'text'),
+    str('author', 'Author'),
+    of('posted_at', 'Posted at', 'date', 'datetime'),
+  ],
+  agent_site: [
+    str('name', 'Name'),
+    str('url', 'URL', 'url'),
+    select('status', 'Status', [
+      ['Active', 'green'],
+      ['Paused', 'gray'],
+    ]),
+  ],
   ai_chat_thread: [
     str('title', 'Title'),
     of('started_at', 'Started at', 'date', 'datetime'),

@@ -219,7 +219,7 @@ export class PropertiesModel implements Slice {
       slug,
       name,
       type: input.type,
-      alias: null,
+      alias: input.alias ?? null,
       icon: input.icon ?? null,
       enabled: true,
       required: input.required ?? false,

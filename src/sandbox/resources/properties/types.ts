@@ -74,6 +74,8 @@ export interface NewDefinition {
   options?: NewOption[];
   required?: boolean;
   role_id?: string;
+  /** Set by the sandbox only (a list template's stage: 'app_stage'); no request sets it. */
+  alias?: string | null;
 }
 
 export interface DefinitionChanges {

@@ -32,7 +32,7 @@ import {
 } from './filter.ts';
 import { recordsOf } from './model.ts';
 import { compileSelect, project, rowValues } from './present.ts';
-import { type CompiledQuery, pageOf } from './results.ts';
+import { type CompiledQuery, pageOf, type Window } from './results.ts';
 import type { StoredRecord, Values } from './types.ts';
 
 export type { Combinator, FieldNamer, FilterEntry, Operator, SortEntry } from './filter.ts';
@@ -65,6 +65,11 @@ export interface QuerySpec {
   include_total?: boolean | undefined;
   /** Only records with these ids. */
   ids?: readonly string[] | undefined;
+  /**
+   * These records first, in this order (those the query matches), then the other matches in
+   * the query's order: a view's pinned records (its `record_order`).
+   */
+  pinned?: readonly string[] | undefined;
 }
 
 /** A row of a page. */
@@ -105,7 +110,8 @@ export function runQuery(
   const name = options.field ?? ((path: string) => `query.${path}`);
   const listId = spec.list_id ?? null;
   const scope: Scope = { store, teamId, type: objectType, listId };
-  const compiled = compile(scope, spec, name);
+  const pinned = [...new Set(spec.pinned ?? [])];
+  const compiled = compile(scope, spec, name, pinned);
   const projection = compileSelect(scope, checkStrings(spec.select, name('select')), name);
 
   let limit = checkInteger(spec.limit, name('limit'), 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
@@ -117,7 +123,10 @@ export function runQuery(
     if (page !== undefined) offset = (page - 1) * limit;
   }
 
-  const window = pageOf(compiled, offset, limit, spec.include_total === true);
+  const window =
+    pinned.length === 0
+      ? pageOf(compiled, offset, limit, spec.include_total === true)
+      : pinnedFirst(compiled, pinned, offset, limit, spec.include_total === true);
   const result: PageResult = {
     data: window.records.map((record) => ({
       id: record.id,
@@ -154,9 +163,46 @@ export function recordsWhereEquals(
   return out;
 }
 
+/**
+ * A page of `pinned` (those the query matches, in their order) followed by the query's other
+ * matches (`query` leaves the pinned out): offsets run over the two together.
+ */
+function pinnedFirst(
+  query: CompiledQuery & { matches: Predicate },
+  pinned: readonly string[],
+  offset: number,
+  limit: number,
+  withTotal: boolean,
+): Window {
+  const { store, type } = query.scope;
+  const model = recordsOf(store);
+  const first: Readonly<StoredRecord>[] = [];
+  for (const id of pinned) {
+    const record = model.get(type, id);
+    if (record !== undefined && (query.deleted || record.deleted_at === null)) {
+      if (query.matches(record)) first.push(record);
+    }
+  }
+  const records = first.slice(offset, offset + limit);
+  const need = limit - records.length;
+  const rest = pageOf(query, Math.max(0, offset - first.length), Math.max(need, 1), withTotal);
+  if (need > 0) records.push(...rest.records);
+  const window: Window = {
+    records,
+    hasMore: need > 0 ? rest.hasMore : offset + limit < first.length || rest.records.length > 0,
+  };
+  if (withTotal) window.total = first.length + (rest.total ?? 0);
+  return window;
+}
+
 // ---------------------------------------------------------------- compiling
 
-function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): CompiledQuery {
+function compile(
+  scope: Scope,
+  spec: QuerySpec,
+  name: FieldNamer,
+  pinned: readonly string[] = [],
+): CompiledQuery & { matches: Predicate } {
   const combinator = spec.combinator ?? 'AND';
   if (combinator !== 'AND' && combinator !== 'OR') {
     throw fieldProblem(
@@ -181,10 +227,14 @@ function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): CompiledQuery
   const sort = compileSort(scope, spec.sort, name, reached);
   const idSet = ids === undefined ? undefined : new Set(ids);
   const { listId } = scope;
-  const keep: Predicate = (record) =>
+  const matches: Predicate = (record) =>
     (listId === null || record.lists[listId] !== undefined) &&
     (idSet === undefined || idSet.has(record.id)) &&
     (filter === undefined || filter(record));
+  // With pinned records, the result set is the other matches (the pinned come first).
+  const pinnedSet = new Set(pinned);
+  const keep: Predicate =
+    pinnedSet.size === 0 ? matches : (record) => !pinnedSet.has(record.id) && matches(record);
   const fingerprint = createHash('sha256')
     .update(
       canonicalJson({
@@ -196,11 +246,12 @@ function compile(scope: Scope, spec: QuerySpec, name: FieldNamer): CompiledQuery
         list_id: listId,
         deleted: spec.deleted === true,
         ids: ids === undefined ? null : [...new Set(ids)].sort(),
+        ...(pinned.length === 0 ? {} : { pinned }),
       }),
     )
     .digest('base64url')
     .slice(0, 16);
-  return { scope, keep, sort, deleted: spec.deleted === true, reached, fingerprint };
+  return { scope, keep, matches, sort, deleted: spec.deleted === true, reached, fingerprint };
 }
 
 function checkStrings(value: unknown, field: string): readonly string[] | undefined {

@@ -1,4 +1,4 @@
-import { requireObjectType } from '../../request.ts';
+import { requireBulkObjectType, requireObjectType } from '../../request.ts';
 import {
   type ApiRoute,
   type Handler,
@@ -27,6 +27,7 @@ import { recordsSlice } from './model.ts';
 const BASE = '/v2/prism/{teamId}/{objectType}';
 
 const typed = routesResolvedBy(requireObjectType);
+const bulk = routesResolvedBy(requireBulkObjectType);
 
 /** A route below the object type's collection (the object type is checked first). */
 function route(method: HttpMethod, path: string, operationId: string, handler: Handler): ApiRoute {
@@ -41,8 +42,8 @@ export const recordsResource: Resource = {
     route('GET', '', 'listRecords', listRecords),
     route('POST', '/query', 'queryRecords', queryRecords),
     route('GET', '/count', 'countRecords', countRecords),
-    route('POST', '/batch/update', 'batchUpdateRecords', batchUpdateRecords),
-    route('POST', '/batch/delete', 'batchDeleteRecords', batchDeleteRecords),
+    bulk('POST', `${BASE}/batch/update`, 'batchUpdateRecords', batchUpdateRecords),
+    bulk('POST', `${BASE}/batch/delete`, 'batchDeleteRecords', batchDeleteRecords),
     route('GET', '/by/{slug}/{value}', 'findRecordByValue', findRecordByValue),
     route('PUT', '/by/{slug}/{value}', 'upsertRecordByValue', upsertRecordByValue),
     route('GET', '/{id}', 'getRecord', getRecord),

@@ -3,8 +3,10 @@
 // properties a view names.
 
 import { invalidRequest, notFound } from '../../errors.ts';
-import { queryValue, teamOf } from '../../request.ts';
+import { isObjectType } from '../../object-types.ts';
+import { pageOffset, queryValue, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { recordsOf } from '../records/model.ts';
 import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
 import { viewRecords } from './records.ts';
 import type { View, ViewFields } from './types.ts';
@@ -30,8 +32,8 @@ export function createView(ctx: RequestContext): Reply {
 export function listViews(ctx: RequestContext): Reply {
   const listId = queryValue(ctx, 'list_id');
   const views = viewsOf(ctx.store).list(teamOf(ctx), typeOf(ctx), listId);
-  const offset = decodeCursor(queryValue(ctx, 'cursor'));
   const limit = Number(queryValue(ctx, 'limit') ?? 50);
+  const offset = pageOffset(ctx, limit, decodeCursor);
   const data = views.slice(offset, offset + limit);
   const hasMore = offset + limit < views.length;
   return {
@@ -44,14 +46,40 @@ export function listViews(ctx: RequestContext): Reply {
 export function getView(ctx: RequestContext): Reply {
   const view = viewOf(ctx);
   if (queryValue(ctx, 'include') !== 'records') return { status: 200, body: view };
-  const page: { cursor?: string; limit?: number; page?: number } = {};
-  const cursor = queryValue(ctx, 'cursor');
-  if (cursor !== undefined) page.cursor = cursor;
-  const limit = queryValue(ctx, 'limit');
-  if (limit !== undefined) page.limit = Math.min(Number(limit), 50);
-  const number = queryValue(ctx, 'page');
-  if (number !== undefined) page.page = Number(number);
-  return { status: 200, body: { view, records: viewRecords(ctx.store, view, page) } };
+  return { status: 200, body: { view, records: viewRecords(ctx.store, view, pageOf(ctx)) } };
+}
+
+/** GET .../views/{viewId}/records?cursor=&limit=&page=: pinned records first. */
+export function listViewRecords(ctx: RequestContext): Reply {
+  return { status: 200, body: viewRecords(ctx.store, viewOf(ctx), pageOf(ctx)) };
+}
+
+/** POST .../views/{viewId}/records/{objectId} → 200 with the view: pin a record. */
+export function pinViewRecord(ctx: RequestContext): Reply {
+  viewOf(ctx);
+  const recordId = pinnable(ctx);
+  const view = viewsOf(ctx.store).pin(teamOf(ctx), typeOf(ctx), ctx.params['viewId']!, recordId);
+  return { status: 200, body: view };
+}
+
+/** DELETE .../views/{viewId}/records/{objectId} → 204: unpin a record. */
+export function unpinViewRecord(ctx: RequestContext): Reply {
+  viewsOf(ctx.store).unpin(
+    teamOf(ctx),
+    typeOf(ctx),
+    ctx.params['viewId']!,
+    ctx.params['objectId']!.toLowerCase(),
+  );
+  return { status: 204 };
+}
+
+/** PATCH .../views/{viewId}/records { object_ids } → 200 with the view: reorder the pins. */
+export function reorderViewRecords(ctx: RequestContext): Reply {
+  const ids = ((ctx.body as { object_ids: string[] }).object_ids ?? []).map((id) =>
+    id.toLowerCase(),
+  );
+  const view = viewsOf(ctx.store).reorder(teamOf(ctx), typeOf(ctx), ctx.params['viewId']!, ids);
+  return { status: 200, body: view };
 }
 
 /** PATCH .../views/{viewId} → 200; select, filter and sort are replaced wholesale. */
@@ -73,6 +101,34 @@ export function deleteView(ctx: RequestContext): Reply {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** The paging parameters of a view's records. */
+function pageOf(ctx: RequestContext): { cursor?: string; limit?: number; page?: number } {
+  const page: { cursor?: string; limit?: number; page?: number } = {};
+  const cursor = queryValue(ctx, 'cursor');
+  if (cursor !== undefined) page.cursor = cursor;
+  const limit = queryValue(ctx, 'limit');
+  if (limit !== undefined) page.limit = Math.min(Number(limit), 50);
+  const number = queryValue(ctx, 'page');
+  if (number !== undefined) page.page = Number(number);
+  return page;
+}
+
+/** The record a pin names: one of the view's object type that exists and is not deleted. */
+function pinnable(ctx: RequestContext): string {
+  const type = typeOf(ctx);
+  const id = ctx.params['objectId']!.toLowerCase();
+  if (!isObjectType(type)) {
+    throw notFound(`${type} views have no records to pin: the API serves no ${type} records.`);
+  }
+  const record = recordsOf(ctx.store).get(type, id);
+  if (record === undefined || record.deleted_at !== null) {
+    throw notFound(
+      `No ${type} record has the id ${id}${record === undefined ? '' : ' (it is deleted)'}: a view pins records of its own object type.`,
+    );
+  }
+  return id;
+}
 
 /** The view fields of a body (read-only and unknown fields are ignored). */
 function fieldsOf(body: unknown): ViewFields {

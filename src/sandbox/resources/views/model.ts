@@ -36,6 +36,9 @@ export function isViewObjectType(value: string): value is ViewObjectType {
 
 export const VIEW_TYPES = ViewTypeEnum;
 
+/** Pinned records a view may hold. */
+export const MAX_PINNED = 1_000;
+
 /** The user every view of the sandbox is saved by (the sandbox has one user, its API key). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');
 
@@ -100,6 +103,7 @@ export class ViewsModel implements Slice {
       name: fields.name,
       view_type: fields.view_type,
       ...structuredClone(SETTABLE),
+      record_order: [],
       created_at: at,
       updated_at: at,
       team_id: teamId,
@@ -124,6 +128,68 @@ export class ViewsModel implements Slice {
     assign(next, fields);
     check(store, next);
     Object.assign(view, next, { updated_at: this.ctx.clock.iso() });
+    this.ctx.changed();
+    return view;
+  }
+
+  /**
+   * Pin a record (its existence is the caller's to check): at the end of `record_order`; a
+   * record pinned already keeps its place. 409 past MAX_PINNED.
+   */
+  pin(teamId: string, objectType: string, id: string, recordId: string): View {
+    const view = this.get(teamId, objectType, id);
+    if (view.record_order.includes(recordId)) return view;
+    if (view.record_order.length >= MAX_PINNED) {
+      throw conflict(
+        `The view '${view.name}' has ${MAX_PINNED} pinned records, the most a view holds: unpin one first (DELETE /v2/prism/${teamId}/${objectType}/views/${view.id}/records/{objectId}).`,
+        { view_id: view.id, pinned: view.record_order.length },
+      );
+    }
+    return this.setOrder(view, [...view.record_order, recordId]);
+  }
+
+  /** Unpin a record: 404 when it is not pinned. */
+  unpin(teamId: string, objectType: string, id: string, recordId: string): View {
+    const view = this.get(teamId, objectType, id);
+    if (!view.record_order.includes(recordId)) {
+      throw notFound(
+        `The record ${recordId} is not pinned in the view '${view.name}' (${view.id}).`,
+      );
+    }
+    return this.setOrder(
+      view,
+      view.record_order.filter((r) => r !== recordId),
+    );
+  }
+
+  /**
+   * Reorder the pinned records: `ids` first, in that order, then the pinned ones not named in
+   * theirs. An id that is not pinned is 400 (`body.object_ids[i]`).
+   */
+  reorder(teamId: string, objectType: string, id: string, ids: readonly string[]): View {
+    const view = this.get(teamId, objectType, id);
+    const errors = ids.flatMap((recordId, i) =>
+      view.record_order.includes(recordId)
+        ? []
+        : [
+            {
+              field: `body.object_ids[${i}]`,
+              code: 'not_pinned',
+              message: `${recordId} is not pinned in this view: pin it first (POST /v2/prism/${teamId}/${objectType}/views/${view.id}/records/${recordId}).`,
+            },
+          ],
+    );
+    if (errors.length > 0) {
+      const more = errors.length > 1 ? ` (and ${errors.length - 1} more: see errors)` : '';
+      throw invalidRequest(`${errors[0]!.field}: ${errors[0]!.message}${more}`, errors);
+    }
+    const named = new Set(ids);
+    return this.setOrder(view, [...ids, ...view.record_order.filter((r) => !named.has(r))]);
+  }
+
+  private setOrder(view: View, order: string[]): View {
+    view.record_order = order;
+    view.updated_at = this.ctx.clock.iso();
     this.ctx.changed();
     return view;
   }
@@ -297,6 +363,13 @@ function parseView(item: unknown, at: string): View {
     item['sort_order'] === null || typeof item['sort_order'] === 'number',
     'a number or null',
   );
+  // Files written before pins have none.
+  const order = item['record_order'] ?? [];
+  expect(
+    'record_order',
+    Array.isArray(order) && order.every((id) => typeof id === 'string'),
+    'an array of record ids',
+  );
   const view = {} as Record<string, unknown>;
   for (const field of [
     'id',
@@ -309,6 +382,7 @@ function parseView(item: unknown, at: string): View {
   ]) {
     view[field] = item[field] ?? null;
   }
+  view['record_order'] = [...(order as string[])];
   return view as unknown as View;
 }
 

@@ -1,6 +1,7 @@
 // The records of a view: its select, filter, sort and combinator run through the record
 // query engine (records/query.ts), the same code as the record list and query endpoints, so
-// a view shows exactly what the equivalent query returns and pages the same way.
+// a view shows exactly what the equivalent query returns and pages the same way, except
+// that its pinned records (`record_order`) that the query selects come first, in their order.
 
 import { isObjectType } from '../../object-types.ts';
 import type { Store } from '../../store.ts';
@@ -27,12 +28,12 @@ function specOf(view: View): QuerySpec {
 /**
  * A page of the view's records. Problems of the paging parameters name `query.cursor`,
  * `query.limit`, `query.page`; problems of the view itself (an option deleted since it was
- * saved, say) name `view.<path>`. Event views have no records: the API serves no event
- * records, so their page is always empty.
+ * saved, say) name `view.<path>`. Views of a type without records (comment) have none: their
+ * page is always empty.
  */
 export function viewRecords(store: Store, view: View, page: PageRequest): PageResult {
   if (!isObjectType(view.object_type)) return { data: [], has_more: false, next_cursor: null };
-  const spec: QuerySpec = { ...specOf(view), ...page };
+  const spec: QuerySpec = { ...specOf(view), pinned: view.record_order, ...page };
   return runQuery(store, view.team_id, view.object_type, spec, {
     field: (path) => (/^(cursor|limit|page)$/.test(path) ? `query.${path}` : `view.${path}`),
   });

@@ -3,14 +3,19 @@ import {
   createView,
   deleteView,
   getView,
+  listViewRecords,
   listViews,
+  pinViewRecord,
+  reorderViewRecords,
   requireViewObjectType,
+  unpinViewRecord,
   updateView,
 } from './handlers.ts';
 import { subscribeViews, viewsSlice } from './model.ts';
 
 const MANY = '/v2/prism/{teamId}/{viewObjectType}/views';
 const ONE = `${MANY}/{viewId}`;
+const RECORDS = `${ONE}/records`;
 
 /** Routes of one object type (the object type is checked first). */
 const route = routesResolvedBy(requireViewObjectType);
@@ -25,5 +30,9 @@ export const viewsResource: Resource = {
     route('GET', ONE, 'getView', getView),
     route('PATCH', ONE, 'updateView', updateView),
     route('DELETE', ONE, 'deleteView', deleteView),
+    route('GET', RECORDS, 'listViewRecords', listViewRecords),
+    route('PATCH', RECORDS, 'reorderViewRecords', reorderViewRecords),
+    route('POST', `${RECORDS}/{objectId}`, 'pinViewRecord', pinViewRecord),
+    route('DELETE', `${RECORDS}/{objectId}`, 'unpinViewRecord', unpinViewRecord),
   ],
 };

@@ -26,11 +26,16 @@ export interface View {
   select: string[];
   sort: SortEntry[];
   sort_order: number | null;
+  /** Pinned record ids in their order: the view's records show them first. */
+  record_order: string[];
   team_id: string;
   user_id: string;
 }
 
 /** The fields a request may set (all but name and view_type optional on create). */
 export type ViewFields = Partial<
-  Omit<View, 'id' | 'object_type' | 'created_at' | 'updated_at' | 'team_id' | 'user_id'>
+  Omit<
+    View,
+    'id' | 'object_type' | 'created_at' | 'updated_at' | 'team_id' | 'user_id' | 'record_order'
+  >
 >;

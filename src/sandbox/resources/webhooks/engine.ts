@@ -22,6 +22,7 @@ import { createHmac } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import pkg from '../../../../package.json' with { type: 'json' };
 import type { Store } from '../../store.ts';
+import { deliveryEvents } from './events.ts';
 import { type AttemptOutcome, MAX_ATTEMPTS, webhooksOf } from './model.ts';
 import { type Answer, type Outgoing, Sender } from './sender.ts';
 import { MAX_WEBHOOK_MS, type WebhookSettings } from './settings.ts';
@@ -108,6 +109,8 @@ export class DeliveryEngine {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Deliveries automations asked for, not made yet (enqueue()), a batch an event. */
   private intake: (readonly DispatchRequest[])[] = [];
+  /** Deliveries resent by hand whose attempt has not ended: not retried. */
+  private readonly resends = new Set<string>();
   /** The next to make: its batch, and its place in the batch. */
   private intakeHead = 0;
   private intakeItem = 0;
@@ -212,6 +215,39 @@ export class DeliveryEngine {
     return delivery;
   }
 
+  /**
+   * Send an ended delivery again now: one more attempt with the same id and body, signed
+   * anew, not retried when it fails. Refused (with why) for a handshake, a delivery still
+   * due, one whose body was cut when it ended, and a webhook that does not receive events.
+   */
+  resend(delivery: StoredDelivery): { resent: true } | { resent: false; reason: string } {
+    const model = webhooksOf(this.store);
+    const webhook = model.get(delivery.team_id, delivery.webhook_id);
+    if (webhook === undefined) return { resent: false, reason: 'its webhook was deleted' };
+    if (delivery.type !== 'delivery') {
+      return { resent: false, reason: 'a handshake is run again by verifying the webhook' };
+    }
+    if (delivery.next_attempt_at !== null) {
+      return { resent: false, reason: `an attempt is already due (${delivery.next_attempt_at})` };
+    }
+    if (delivery.body_truncated) {
+      return {
+        resent: false,
+        reason: 'its body was cut at 65,536 bytes when it ended, so it cannot be sent whole',
+      };
+    }
+    if (!webhook.enabled || !webhook.verified) {
+      return {
+        resent: false,
+        reason: `the webhook is ${webhook.enabled ? 'not verified' : 'disabled'}: it receives no events`,
+      };
+    }
+    model.reopen(delivery);
+    this.resends.add(delivery.delivery_id);
+    this.schedule(delivery);
+    return { resent: true };
+  }
+
   /** Drop the work of deliveries that are gone (their webhook was deleted). */
   forget(deliveryIds: readonly string[]): void {
     for (const id of deliveryIds) {
@@ -308,18 +344,30 @@ export class DeliveryEngine {
       return;
     }
     const startedAt = this.store.clock.iso();
-    const answer = await this.sender.send(this.request(delivery, webhook), signal);
+    const outgoing = this.request(delivery, webhook);
+    const answer = await this.sender.send(outgoing, signal);
     // Stopped, reset, or the delivery is gone (webhook deleted): nothing to record.
     if (signal.aborted || model.delivery(delivery.delivery_id) !== delivery) return;
     const outcome = judge(delivery, answer, startedAt);
     const made = delivery.attempts + 1;
+    // A resend is one attempt, not retried.
+    const resend = this.resends.delete(delivery.delivery_id);
     const retry =
-      outcome.status === 'failed' && delivery.type === 'delivery' && made < MAX_ATTEMPTS;
+      outcome.status === 'failed' && delivery.type === 'delivery' && made < MAX_ATTEMPTS && !resend;
     model.recordAttempt(
       delivery,
       outcome,
       retry ? this.store.clock.nowMs() + this.retryDelay(made, answer) : null,
     );
+    const { events } = this.store;
+    if (events.listening(deliveryEvents)) {
+      events.emit(deliveryEvents, {
+        type: 'delivery.attempted',
+        delivery,
+        attempt: delivery.history.at(-1)!,
+        request: { method: outgoing.method, url: outgoing.url.href, headers: outgoing.headers },
+      });
+    }
     if (delivery.type === 'verification') {
       model.endHandshake(delivery, outcome.status === 'success');
     }
@@ -389,6 +437,7 @@ export class DeliveryEngine {
     for (const controller of this.inFlight.values()) controller.abort();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.inFlight.clear();
+    this.resends.clear();
     this.busy.clear();
     this.ready.clear();
     this.timers.clear();

@@ -1,5 +1,7 @@
-// Delivery listings (per webhook and team-wide): newest first, filtered by status, type and
-// creation time, in pages of 1 to 100 (default 50). The cursor is opaque: base64url of
+// Delivery listings (per webhook and team-wide): newest first, filtered by status, type
+// (`delivery` by default, as the official client reads it) and creation time, in pages of 1
+// to 100 (default 50). A delivery whose first attempt has not ended is not listed: a
+// listing's `status` is `success` or `failed` only (the detail still shows it `pending`). The cursor is opaque: base64url of
 // { v: 1, s, q } where s is the creation sequence of the page's last delivery (the next page
 // starts below it, so deliveries made meanwhile neither repeat nor shift a page) and q a
 // fingerprint of the listing's scope and filters (a cursor given to another listing is 400).
@@ -17,7 +19,7 @@ export interface DeliveryFilter {
   webhookId: string | null;
   teamId: string;
   status: string | undefined;
-  /** `delivery`, `verification` or `all` (default). */
+  /** `delivery` (default), `verification` or `all`. */
   type: string | undefined;
   before: string | undefined;
   after: string | undefined;
@@ -39,11 +41,12 @@ export function pageOf(
   const below = cursor === undefined ? Number.POSITIVE_INFINITY : decode(cursor, fingerprint);
   const before = filter.before === undefined ? undefined : Date.parse(filter.before);
   const after = filter.after === undefined ? undefined : Date.parse(filter.after);
-  const type = filter.type === 'all' ? undefined : filter.type;
+  const type = filter.type === 'all' ? undefined : (filter.type ?? 'delivery');
   const data: StoredDelivery[] = [];
   let more = false;
   for (const delivery of deliveries) {
     if (delivery.seq >= below || delivery.team_id !== filter.teamId) continue;
+    if (delivery.status === 'pending') continue;
     if (filter.webhookId !== null && delivery.webhook_id !== filter.webhookId) continue;
     if (filter.status !== undefined && delivery.status !== filter.status) continue;
     if (type !== undefined && delivery.type !== type) continue;
@@ -69,6 +72,7 @@ export function pageOf(
 
 function fingerprintOf(filter: DeliveryFilter): string {
   const { teamId, ...rest } = filter;
+  rest.type ??= 'delivery';
   return createHash('sha256').update(canonicalJson(rest)).digest('base64url').slice(0, 16);
 }
 

@@ -20,6 +20,7 @@ import {
   type Store,
 } from '../../store.ts';
 import { cutText, REQUEST_BODY_LIMIT } from './bodies.ts';
+import { deliveryEvents } from './events.ts';
 import type {
   DeliveryType,
   StoredAttempt,
@@ -233,7 +234,23 @@ export class WebhooksModel implements Slice {
       this.finish(delivery, true);
     }
     this.ctx.changed(deliveryKey(id));
+    if (this.ctx.events.listening(deliveryEvents)) {
+      this.ctx.events.emit(deliveryEvents, { type: 'delivery.created', delivery });
+    }
     return delivery;
+  }
+
+  /**
+   * Make an ended delivery due again now (a resend: one more attempt, same id, its body as
+   * it was). Its body must be whole: a body cut when the delivery ended cannot be resent.
+   */
+  reopen(delivery: StoredDelivery): void {
+    if (delivery.next_attempt_at !== null) return;
+    delivery.next_attempt_at = this.ctx.clock.iso();
+    delivery.dead_lettered = false;
+    delivery.updated_at = delivery.next_attempt_at;
+    this.unsent++;
+    this.ctx.changed(deliveryKey(delivery.delivery_id));
   }
 
   delivery(id: string): StoredDelivery | undefined {

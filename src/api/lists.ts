@@ -1,0 +1,61 @@
+// Typed calls for the list endpoints (`/v2/prism/{teamId}/lists`): create a list from a
+// template, list the lists that are not core ones, read one with its views.
+import type { ApiClient } from './client.ts';
+import type { AnswerOf, QueryOf, Schemas } from './types.ts';
+
+export type List = Schemas['List'];
+export type ListWithViews = Schemas['ListWithViews'];
+export type ListCreate = Schemas['ListCreate'];
+export type ListPage = AnswerOf<'listLists', 200>;
+export type ListTemplate = Schemas['ListTemplate'];
+
+interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+function listsPath(client: ApiClient): string[] {
+  return ['v2', 'prism', client.teamId, 'lists'];
+}
+
+/** POST …/lists → the list, with the views its template made. */
+export async function createList(
+  client: ApiClient,
+  body: ListCreate,
+  opts: CallOptions = {},
+): Promise<ListWithViews> {
+  const res = await client.request<AnswerOf<'createList', 201>>({
+    method: 'POST',
+    path: listsPath(client),
+    body,
+    signal: opts.signal,
+  });
+  return res.body;
+}
+
+/** GET …/lists → one page of lists. */
+export async function listLists(
+  client: ApiClient,
+  page: { cursor?: string | undefined; limit?: number | undefined } & CallOptions = {},
+): Promise<ListPage> {
+  const res = await client.request<ListPage>({
+    method: 'GET',
+    path: listsPath(client),
+    query: { cursor: page.cursor, limit: page.limit } satisfies QueryOf<'listLists'>,
+    signal: page.signal,
+  });
+  return res.body;
+}
+
+/** GET …/lists/{listId} → the list and its views. */
+export async function getList(
+  client: ApiClient,
+  id: string,
+  opts: CallOptions = {},
+): Promise<ListWithViews> {
+  const res = await client.request<ListWithViews>({
+    method: 'GET',
+    path: [...listsPath(client), id],
+    signal: opts.signal,
+  });
+  return res.body;
+}

@@ -1,0 +1,89 @@
+// `ws lists …`: lists of records made from a template (their stage property and views come
+// with them). Each verb's flags, read into its options.
+import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
+import { examples } from '../../help.ts';
+import { describeArguments } from '../common/args.ts';
+import { flags, type OptionValues } from '../common/flags.ts';
+
+const verbs = () => import('./verbs.ts');
+
+const TEMPLATES_HELP = `
+Templates (the object type of their records): sales_deals (deal), recruiting (contact),
+partnerships (organization), fundraising (organization), knowledge_base (document),
+issue_tracker (action), content_calendar (document), job_applications (organization),
+project_tracker (action), feedback (contact), portco_tracker (organization),
+deal_flow (organization), lp_fundraising (contact), custom (--object-type).
+A list gets its stage property (alias app_stage) and two views: a board by stage and a grid.
+Records join a list with --data '{…}' list values, or ws import --list-id.`;
+
+export function registerLists(program: Command, ctx: CommandContext): void {
+  const lists = program
+    .command('lists')
+    .alias('list')
+    .description('Lists of records made from a template: create, list, get')
+    .addHelpText(
+      'after',
+      examples([
+        'ws lists create --template sales_deals --name "Q3 pipeline"',
+        'ws lists list',
+        'ws lists get "Q3 pipeline"',
+      ]),
+    );
+
+  verb(lists, ['create'], (cmd) =>
+    cmd
+      .description('Create a list from a template, with its stage property and views')
+      .addOption(
+        new Option('--template <template>', 'the template (asked on a terminal when missing)'),
+      )
+      .option('--name <name>', "the list's name (default: the template's)")
+      .option('--object-type <type>', 'the object type of its records (custom lists only)')
+      .addHelpText('after', TEMPLATES_HELP)
+      .addHelpText(
+        'after',
+        examples([
+          'ws lists create --template sales_deals --name "Q3 pipeline"',
+          'ws lists create --template custom --object-type contact --name "Beta testers" --json',
+        ]),
+      )
+      .action((o: OptionValues, cmd: Command) => {
+        const f = flags(o);
+        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
+          template: f.string('--template'),
+          name: f.string('--name'),
+          objectType: f.string('--object-type'),
+        });
+      }),
+  );
+
+  verb(lists, ['list', 'ls'], (cmd) =>
+    cmd
+      .description('List the lists (every page)')
+      .addHelpText(
+        'after',
+        '\nColumns: id, name, template_id, object_type, created_at; --fields adds stage_property_id, updated_at.',
+      )
+      .addHelpText('after', examples(['ws lists list', 'ws lists list --fields id,name --json']))
+      .action((_o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
+      ),
+  );
+
+  verb(lists, ['get <list>'], (cmd) =>
+    cmd
+      .description('Show a list and its views')
+      .addHelpText(
+        'after',
+        examples([
+          'ws lists get "Q3 pipeline"',
+          'ws lists get 6f1c2a9e-1111-4222-8333-944455556666 --json',
+        ]),
+      )
+      .action((list: string, _o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).getVerb, { list }),
+      ),
+  );
+
+  settleVerbs(lists);
+  describeArguments(lists, undefined, { list: 'a list, by id or by name' });
+}

@@ -1,0 +1,62 @@
+// The realtime resource: the ticket route, the WebSocket stream fed by the change feed, and
+// a control endpoint that shows each reader (for tests of a slow reader's bounds).
+
+import { changesSlice, subscribeChanges } from '../../changes.ts';
+import type { Resource } from '../../resource.ts';
+import { createRealtimeTicket, STREAM_PATH } from './handlers.ts';
+import { type RealtimeOptions, realtimeSettings } from './settings.ts';
+import { setUpStream, streamOf } from './stream.ts';
+import { ticketsOf } from './tickets.ts';
+
+export const REALTIME = 'realtime';
+
+export function realtimeResource(options: RealtimeOptions = {}): Resource {
+  const settings = realtimeSettings(options);
+  return {
+    name: REALTIME,
+    slices: [changesSlice],
+    subscribe: (store) => {
+      subscribeChanges(store);
+      setUpStream(store, settings);
+      // A reset voids the tickets too.
+      store.onChange((change) => {
+        if (change.kind === 'replaced') ticketsOf(store).clear();
+      });
+    },
+    start: (store) => {
+      const stream = streamOf(store);
+      stream.start();
+      return () => stream.stop();
+    },
+    routes: [
+      {
+        kind: 'api',
+        method: 'POST',
+        path: '/v2/realtime/ticket',
+        operationId: 'createRealtimeTicket',
+        handler: createRealtimeTicket,
+      },
+      {
+        kind: 'control',
+        method: 'GET',
+        path: '/__sandbox/realtime',
+        handler: (ctx) => ({ status: 200, body: streamOf(ctx.store).status() }),
+      },
+    ],
+    upgrades: [
+      {
+        path: STREAM_PATH,
+        handle: (req, socket, head, ctx) => streamOf(ctx.store).upgrade(req, socket, head, ctx),
+      },
+    ],
+  };
+}
+
+/** `resources` with the realtime resource configured by `options`. */
+export function withRealtimeOptions(
+  resources: readonly Resource[],
+  options: RealtimeOptions | undefined,
+): readonly Resource[] {
+  if (options === undefined) return resources;
+  return resources.map((r) => (r.name === REALTIME ? realtimeResource(options) : r));
+}
