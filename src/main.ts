@@ -150,6 +150,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   const context: CommandContext = opts.context ?? {
     async invoke(cmd, load, verbOpts) {
       const flags = cmd.optsWithGlobals() as GlobalFlags;
+      // A verb with a --template of its own (ws lists create --template sales_deals) reads
+      // the flag itself, as gh repo create does: the output is not put through Liquid.
+      if (cmd.options.some((o) => o.long === '--template')) delete flags.template;
       const deps = createDeps(
         {
           io,
