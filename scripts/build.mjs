@@ -189,6 +189,33 @@ await bundle.close();
 rmSync(stage, { recursive: true, force: true });
 // The sandbox console's page (browser code), beside the bundle.
 await buildConsole(dist, { minify: minified });
+// The library entry `wsadmin/sandbox` (src/sandbox/lib.ts): the sandbox alone, none of the
+// CLI, in one CommonJS file (ES modules import its named exports too). import.meta.url
+// (the template worker loads the module's own file; the console finds its page from it)
+// becomes the file's URL.
+await build({
+  entryPoints: { sandbox: join(root, 'src/sandbox/lib.ts') },
+  outdir: dist,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target,
+  minify: minified,
+  define: { 'import.meta.url': '__wsModuleUrl' },
+  banner: { js: "const __wsModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'external',
+  sourcesContent: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+// Its types: lib-types.ts declares types only, so it is the .d.ts as it stands.
+writeFileSync(
+  join(dist, 'sandbox.d.ts'),
+  `${readFileSync(join(root, 'src/sandbox/lib-types.ts'), 'utf8')}
+/** Start a sandbox in this process (see StartSandboxOptions); each call, another one. */
+export declare const startSandbox: StartSandbox;
+`,
+);
 // The package is "type": "module"; dist/ is not.
 writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 // Shell completions are generated from the command tree of the build.

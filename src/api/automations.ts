@@ -187,7 +187,7 @@ export interface ContactView {
 }
 
 /** A 404 or 405 on a sandbox control endpoint: the service is not a ws sandbox. */
-function unavailable(err: unknown, what: string, instead: string): unknown {
+export function unavailable(err: unknown, what: string, instead: string): unknown {
   if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
   return new ApiError({
     status: err.status,

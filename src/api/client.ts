@@ -242,6 +242,7 @@ export class ApiClient {
   private readonly opts: ClientOptions;
   private readonly proxy: URL | undefined;
   private transport: Promise<Transport> | undefined;
+  private sent = 0;
 
   constructor(opts: ClientOptions) {
     let url: URL;
@@ -275,6 +276,11 @@ export class ApiClient {
       });
     });
     return this.transport;
+  }
+
+  /** Requests sent so far, each attempt counted (retries are requests the service counts too). */
+  get requestsSent(): number {
+    return this.sent;
   }
 
   /** The request path (below the base URL) for segments or a path string. */
@@ -329,6 +335,7 @@ export class ApiClient {
         if (body !== undefined) io.debug(`  body: ${redactBody(body.toString(), secrets)}`);
       }
       const started = monotonicMs();
+      this.sent++;
       let status: number;
       let resHeaders: Record<string, string>;
       let text: string;

@@ -18,8 +18,11 @@ export function printSummary(io: IOStreams, s: SummaryView): void {
   const e = io.err;
   const n = thousands;
   const lines = [`${s.ok ? e.green('✓') : e.yellow('!')} ${s.headline}`];
+  const width = Math.max(10, ...s.counts.map((c) => c.label.length));
   for (const c of s.counts)
-    lines.push(`  ${c.label.padEnd(10)} ${n(c.value).padStart(9)}${c.note ? `  ${c.note}` : ''}`);
+    lines.push(
+      `  ${c.label.padEnd(width)} ${n(c.value).padStart(9)}${c.note ? `  ${c.note}` : ''}`,
+    );
   for (const note of s.notes) lines.push(e.dim(`  ${note}`));
   if (s.list && s.list.items.length > 0) {
     lines.push(`${s.list.title}:`);

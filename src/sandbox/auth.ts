@@ -6,17 +6,31 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SandboxError } from './errors.ts';
 
-export class Auth {
-  private readonly keyDigest: Buffer;
-  private readonly teamId: string;
+/** A team of the sandbox as authentication sees it: its id and key, and what it holds. */
+export interface AuthTeam<T> {
+  readonly id: string;
+  readonly key: string;
+  readonly value: T;
+}
 
-  constructor(apiKey: string, teamId: string) {
-    this.keyDigest = digest(apiKey);
-    this.teamId = teamId.toLowerCase();
+/**
+ * The teams of a sandbox, each with its own key: a key is checked against every team's (in
+ * constant time each), and names the team its requests act for. The right key with another
+ * team in the path is a 403, as the service answers a key without access to that team.
+ */
+export class Auth<T> {
+  private readonly teams: { digest: Buffer; id: string; value: T }[];
+
+  constructor(teams: readonly AuthTeam<T>[]) {
+    this.teams = teams.map((t) => ({
+      digest: digest(t.key),
+      id: t.id.toLowerCase(),
+      value: t.value,
+    }));
   }
 
-  /** The presented API key, checked; throws 401 or 403. */
-  checkKey(headers: IncomingHttpHeaders): string {
+  /** The team of the presented API key; throws 401 (none) or 403 (no team's). */
+  checkKey(headers: IncomingHttpHeaders): { key: string; team: T; id: string } {
     const presented = presentedKey(headers);
     if (presented === undefined) {
       throw new SandboxError(
@@ -25,27 +39,36 @@ export class Auth {
         'No API key provided: send it in the x-api-key header.',
       );
     }
-    if (!timingSafeEqual(digest(presented), this.keyDigest)) {
+    const team = this.find(presented);
+    if (team === undefined) {
       throw new SandboxError(
         403,
         'forbidden',
         'The API key is invalid: the x-api-key header does not hold a key of this workspace.',
       );
     }
-    return presented;
+    return { key: presented, team: team.value, id: team.id };
   }
 
-  /** True when the request carries this sandbox's key (for routes that need none). */
-  holdsKey(headers: IncomingHttpHeaders): boolean {
+  /** The team of the key the request carries, if it carries one of them (routes that need none). */
+  teamOf(headers: IncomingHttpHeaders): T | undefined {
     const presented = presentedKey(headers);
-    return presented !== undefined && timingSafeEqual(digest(presented), this.keyDigest);
+    return presented === undefined ? undefined : this.find(presented)?.value;
   }
 
-  /** Throws 403 when the team of the path is not the sandbox's team. */
-  checkTeam(teamId: string): void {
-    if (teamId.toLowerCase() !== this.teamId) {
-      throw new SandboxError(403, 'forbidden', `The API key has no access to team ${teamId}.`);
+  /** Throws 403 when the team of the path is not the key's. */
+  checkTeam(keyTeamId: string, pathTeamId: string): void {
+    if (pathTeamId.toLowerCase() !== keyTeamId) {
+      throw new SandboxError(403, 'forbidden', `The API key has no access to team ${pathTeamId}.`);
     }
+  }
+
+  private find(presented: string) {
+    const given = digest(presented);
+    let found: (typeof this.teams)[number] | undefined;
+    // Every team's key is compared, so the time does not tell which matched.
+    for (const team of this.teams) if (timingSafeEqual(given, team.digest)) found ??= team;
+    return found;
   }
 }
 

@@ -247,6 +247,11 @@ export class ChangeFeed implements Slice {
     return this.entries_.length === 0;
   }
 
+  /** The changes are history: a snapshot leaves them out (a stream starts afresh from one). */
+  snapshot(): undefined {
+    return undefined;
+  }
+
   toJSON(): { stream: string; first: number; changes: FeedChange[] } {
     return { stream: this.stream, first: this.first, changes: [...this.entries_] };
   }

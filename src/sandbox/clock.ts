@@ -19,11 +19,18 @@ export class Clock {
   private offset = 0;
   private lastIso = { ms: Number.NaN, text: '' };
   private readonly realNow: () => number;
-  private readonly onChange: () => void;
+  /** Told when advance() moves the clock (each team's store of a sandbox shares it). */
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: { realNow?: () => number; onChange?: () => void } = {}) {
     this.realNow = options.realNow ?? Date.now;
-    this.onChange = options.onChange ?? (() => {});
+    if (options.onChange !== undefined) this.listeners.add(options.onChange);
+  }
+
+  /** Call `listener` each time advance() moves the clock; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Sandbox time in epoch milliseconds. */
@@ -56,7 +63,7 @@ export class Clock {
     }
     if (seconds === 0) return;
     this.offset += Math.round(seconds * 1000);
-    this.onChange();
+    for (const listener of this.listeners) listener();
   }
 
   /** Set the offset directly (restoring a snapshot, or reset to 0). */

@@ -10,14 +10,14 @@
 //   GET  /__sandbox/faults           current faults
 //   POST /__sandbox/faults           body with any of fail_rate, fail_after_commit,
 //                                    latency_ms, rate_limit, max_body_bytes → current faults
+//   GET  /__sandbox/snapshot         the snapshot of the sandbox's teams (snapshot.ts)
+//   POST /__sandbox/seed             records written firing nothing (records/seed.ts)
 
 import { isPlainObject } from '../util/guards.ts';
-import { clockEvents } from './clock.ts';
 import type { FieldError } from './errors.ts';
 import { invalidRequest } from './errors.ts';
 import { checkFaultSettings, type FaultSettings, type Faults } from './faults.ts';
-import type { ControlRoute, Reply, RequestContext } from './resource.ts';
-import type { Store } from './store.ts';
+import type { ControlRoute, Reply, RequestContext, SandboxRuntime } from './resource.ts';
 
 /** Largest clock step accepted: 100 years keeps every date valid. */
 const MAX_ADVANCE_SECONDS = 100 * 365.25 * 24 * 60 * 60;
@@ -38,7 +38,17 @@ export const controlRoutes: ControlRoute[] = [
   { kind: 'control', method: 'GET', path: '/__sandbox/echo/{...segments}', handler: echo },
   { kind: 'control', method: 'GET', path: '/__sandbox/faults', handler: getFaults },
   { kind: 'control', method: 'POST', path: '/__sandbox/faults', handler: setFaults },
+  { kind: 'control', method: 'GET', path: '/__sandbox/snapshot', handler: snapshot },
 ];
+
+/**
+ * The snapshot (snapshot.ts): of every team to the first team's key (the sandbox's own, as
+ * `ws sandbox start` saves it in the profile `sandbox`), of its own team to another's.
+ */
+function snapshot(ctx: RequestContext): Reply {
+  const owner = ctx.sandbox.teams[0]!.id === ctx.teamId;
+  return { status: 200, body: ctx.sandbox.snapshot(owner ? undefined : [ctx.teamId]) };
+}
 
 function health(ctx: RequestContext): Reply {
   if (!ctx.authenticated) return { status: 200, body: { ok: true } };
@@ -46,7 +56,7 @@ function health(ctx: RequestContext): Reply {
     status: 200,
     body: {
       ok: true,
-      team_id: ctx.sandbox.teamId,
+      team_id: ctx.teamId,
       started_at: ctx.sandbox.startedAt,
       pid: process.pid,
       version: ctx.sandbox.version,
@@ -74,16 +84,17 @@ function clock(ctx: RequestContext): Reply {
 
 function advanceClock(ctx: RequestContext): Reply {
   const body = objectBody(ctx, ['seconds']);
-  moveClock(ctx.store, body['seconds']);
+  moveClock(ctx.sandbox, body['seconds']);
   return { status: 200, body: { now: ctx.store.clock.iso() } };
 }
 
 /**
- * Move the sandbox clock forward by `seconds` (a 400 naming body.seconds when it is not a
- * number from 0 to MAX_ADVANCE_SECONDS), announced on the spine (clockEvents): waiting runs
- * that fell due proceed before this returns. The console's clock control calls it too.
+ * Move the sandbox clock (every team's) forward by `seconds` (a 400 naming body.seconds when
+ * it is not a number from 0 to MAX_ADVANCE_SECONDS), announced on each team's spine
+ * (clockEvents): waiting runs that fell due proceed before this returns. The console's clock
+ * control calls it too.
  */
-export function moveClock(store: Store, seconds: unknown): void {
+export function moveClock(runtime: SandboxRuntime, seconds: unknown): void {
   if (seconds === undefined) {
     throw fieldProblem(
       'body.seconds',
@@ -106,9 +117,7 @@ export function moveClock(store: Store, seconds: unknown): void {
       code,
     );
   }
-  const fromMs = store.clock.nowMs();
-  store.clock.advance(seconds as number);
-  store.events.emit(clockEvents, { fromMs, toMs: store.clock.nowMs() });
+  runtime.advanceClock(seconds as number);
 }
 
 function echo(ctx: RequestContext): Reply {

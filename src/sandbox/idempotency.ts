@@ -57,6 +57,11 @@ export class IdempotencyCache implements Slice {
   }
 
   /** The live (not expired) answer under `key`. */
+  /** Cached answers are not a workspace's: a snapshot leaves them out. */
+  snapshot(): undefined {
+    return undefined;
+  }
+
   get(key: string): CachedAnswer | undefined {
     const entry = this.answers.get(key);
     if (entry === undefined) return undefined;

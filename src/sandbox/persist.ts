@@ -53,6 +53,11 @@ export const FSYNC_POLICIES: readonly FsyncPolicy[] = ['always', 'everysec', 'no
 /** Rewrite the journal when it is twice its size after the last rewrite, and at least this. */
 export const COMPACT_MIN_BYTES = 16 * 1024 * 1024;
 
+/** The file of team `name` of a sandbox whose first team's data file is `file`. */
+export function teamFile(file: string, name: string): string {
+  return `${file}.team-${name}`;
+}
+
 /** A data file that cannot be read or written; the message names the file. */
 export class DataFileError extends Error {
   readonly file: string;
@@ -71,6 +76,13 @@ export class DataFileError extends Error {
 interface Identity {
   api_key: string;
   team_id: string;
+  /** The team's name (files written before teams had names have none). */
+  name?: string;
+  /**
+   * The other teams of the sandbox, each kept in a file of its own beside this one
+   * (teamFile()): in the first team's file only.
+   */
+  teams?: string[];
 }
 
 /** A version 1 file: one snapshot of the store. */
@@ -188,6 +200,10 @@ function readJournal(file: string, buffer: Buffer, header: Identity, start: numb
   return {
     api_key: header.api_key,
     team_id: header.team_id,
+    ...(typeof header.name === 'string' ? { name: header.name } : {}),
+    ...(Array.isArray(header.teams) && header.teams.every((t) => typeof t === 'string')
+      ? { teams: header.teams }
+      : {}),
     version: DATA_FILE_VERSION,
     clockOffsetMs,
     slices,
@@ -219,6 +235,10 @@ function parseLines(file: string, text: string): unknown[] {
 export interface JournalOptions {
   apiKey: string;
   teamId: string;
+  /** The team's name, kept in the header. */
+  name?: string;
+  /** In the first team's file: the names of the other teams (each in teamFile()). */
+  teams?: readonly string[];
   /** Default 'everysec'. */
   fsync?: FsyncPolicy;
   /** Default COMPACT_MIN_BYTES. */
@@ -450,6 +470,10 @@ export class Journal {
       version: DATA_FILE_VERSION,
       api_key: this.options.apiKey,
       team_id: this.options.teamId,
+      ...(this.options.name === undefined ? {} : { name: this.options.name }),
+      ...(this.options.teams === undefined || this.options.teams.length === 0
+        ? {}
+        : { teams: this.options.teams }),
       saved_at: this.store.clock.iso(),
     };
     return `${JSON.stringify(header)}\n{"c":${this.store.clock.offsetMs}}\n`;

@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { SandboxError } from './errors.ts';
 import type { Faults } from './faults.ts';
+import type { Snapshot } from './snapshot.ts';
 import type { Slice, SliceDef, Store } from './store.ts';
 
 /** What a handler returns. `body` is serialised as JSON; leave it out for an empty answer. */
@@ -21,12 +22,17 @@ export interface Reply {
 
 /** Sandbox-wide facts and controls, for the control endpoints. */
 export interface SandboxRuntime {
-  readonly teamId: string;
+  /** The sandbox's teams, in order (the first is the one of requests without a key). */
+  readonly teams: readonly { readonly name: string; readonly id: string }[];
   readonly startedAt: string;
   readonly version: string;
   readonly faults: Faults;
-  /** Empty the store; with seed 'demo', fill it with the demo data again. */
+  /** Empty every team's store; with seed 'demo', fill each with the demo data again. */
   reset(options?: { seed?: 'demo' }): void;
+  /** Move the sandbox clock (all teams share it) forward; each team's store hears of it. */
+  advanceClock(seconds: number): void;
+  /** A snapshot (snapshot.ts) of every team, or of the teams named. */
+  snapshot(teamIds?: readonly string[]): Snapshot;
 }
 
 export interface PathContext {
@@ -49,6 +55,8 @@ export interface RequestContext extends PathContext {
   readonly body: unknown;
   /** True when the request carried the sandbox's API key (checked or, where none is needed, offered). */
   readonly authenticated: boolean;
+  /** The team the request acts for: its key's (the first team's when it carries none). */
+  readonly teamId: string;
   readonly sandbox: SandboxRuntime;
 }
 
@@ -121,6 +129,11 @@ export interface UpgradeContext {
  */
 export interface UpgradeRoute {
   path: string;
+  /**
+   * The team's store the request is for, among the sandbox's (a WebSocket carries no key:
+   * what it carries, like a ticket, names its team); undefined for the first team's.
+   */
+  storeOf?(query: UpgradeContext['query'], stores: readonly Store[]): Store | undefined;
   handle(req: IncomingMessage, socket: Duplex, head: Buffer, ctx: UpgradeContext): void;
 }
 

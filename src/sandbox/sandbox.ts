@@ -6,6 +6,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { isUuid } from '../util/guards.ts';
 import { ActivityLog } from './activity/log.ts';
 import { RequestLog } from './activity/requests.ts';
+import { Clock, clockEvents } from './clock.ts';
 import { ConsoleServer } from './console/server.ts';
 import { controlRoutes } from './control.ts';
 import type { ListenerErrorHandler } from './events.ts';
@@ -17,11 +18,13 @@ import {
 } from './faults.ts';
 import { idempotencySlice } from './idempotency.ts';
 import {
+  type DataFile,
   DataFileError,
   FSYNC_POLICIES,
   type FsyncPolicy,
   Journal,
   readDataFile,
+  teamFile,
 } from './persist.ts';
 import type { ControlRoute, Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
@@ -32,6 +35,13 @@ import { withWebhookOptions } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
 import { SandboxServer, type ServerLimits } from './server.ts';
+import {
+  checkSnapshot,
+  loadSnapshotTeam,
+  readSnapshotFile,
+  type Snapshot,
+  takeSnapshot,
+} from './snapshot.ts';
 import { SnapshotError, Store } from './store.ts';
 
 export interface SandboxOptions {
@@ -43,6 +53,19 @@ export interface SandboxOptions {
   apiKey?: string;
   /** Default: from the data file if any, else a random UUID. */
   teamId?: string;
+  /**
+   * The teams the sandbox serves, each with its own key and data (a name, or a name with
+   * the team's id and key); the first takes `apiKey` and `teamId`. Default: one team,
+   * `default` (or those the data file keeps).
+   */
+  teams?: readonly (string | TeamOptions)[];
+  /** Real time, in epoch ms (tests); default Date.now. */
+  realNow?: () => number;
+  /**
+   * Start from a snapshot (snapshot.ts: a file's path, or the object): its teams, their
+   * data and the clock, replacing what a data file held. Nothing it holds fires.
+   */
+  snapshot?: string | Snapshot;
   /** Persist the whole sandbox in this file (mode 0600: it holds the API key). */
   dataFile?: string;
   /** When the data file's appends are fsync'ed: 'always', 'everysec' (default) or 'no'. */
@@ -90,17 +113,23 @@ export interface RunningSandbox {
   url: string;
   host: string;
   port: number;
+  /** The first team's key, id and store. */
   apiKey: string;
   teamId: string;
-  /** The single store. */
   store: Store;
+  /** Every team, the first first. */
+  teams: readonly SandboxTeam[];
+  /** What the control endpoints act on: reset, the clock, faults. */
+  runtime: SandboxRuntime;
   /** Filled when validateResponses is on. */
   contractViolations: string[];
-  /** Empty the store (keeps key and team). */
+  /** Empty every team's store (keeps keys and teams). */
   reset(): void;
+  /** A snapshot of every team (snapshot.ts; snapshotText() writes it as its file holds it). */
+  snapshot(): Snapshot;
   /** Append pending changes to the data file and fsync it (no-op without dataFile). */
   flush(): Promise<void>;
-  /** The data file's journal (undefined without dataFile). */
+  /** The first team's data file journal (undefined without dataFile). */
   journal: Journal | undefined;
   /** Stop accepting, close connections, flush the data file. */
   close(): Promise<void>;
@@ -108,9 +137,37 @@ export interface RunningSandbox {
   activity: ActivityLog | undefined;
 }
 
+/** A team asked for: its name, and its id and key when they are given. */
+export interface TeamOptions {
+  name: string;
+  id?: string;
+  key?: string;
+}
+
+/** A team of a running sandbox: its id, key and store (its data, apart from the others'). */
+export interface SandboxTeam {
+  readonly name: string;
+  readonly id: string;
+  readonly key: string;
+  readonly store: Store;
+  /** Its data file's journal (undefined without dataFile). */
+  readonly journal: Journal | undefined;
+}
+
+/** What a team's name may be (it names a profile and a data file). */
+const TEAM_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+/** The name of the first team when none is given. */
+export const DEFAULT_TEAM = 'default';
+
 /**
  * Start a sandbox serving `resources` (the built-in ones by default; tests add their own
  * routes here) plus the control endpoints.
+ *
+ * Each team has a store of its own (its records, definitions, views, automations, webhooks:
+ * nothing is shared but the clock), and its key acts for it alone. With a data file, the
+ * first team is kept in it and each other team in a file beside it (teamFile()), whose
+ * names the first file's header lists.
  */
 export async function launchSandbox(
   options: SandboxOptions = {},
@@ -124,56 +181,80 @@ export async function launchSandbox(
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
-  const apiKey =
-    options.apiKey ?? saved?.api_key ?? `wsk_sandbox_${randomBytes(16).toString('hex')}`;
-  const teamId = options.teamId ?? saved?.team_id ?? randomUUID();
-  if (!isUuid(teamId)) {
-    if (dataFile !== undefined && options.teamId === undefined) {
-      throw new DataFileError(dataFile, `is corrupt: team_id '${teamId}' is not a UUID`);
-    }
-    throw new RangeError(`Invalid sandbox options: teamId must be a UUID, got '${teamId}'`);
-  }
+  const snapshot =
+    options.snapshot === undefined
+      ? undefined
+      : typeof options.snapshot === 'string'
+        ? readSnapshotFile(resolvePath(options.snapshot))
+        : checkSnapshot(options.snapshot);
+  const specs = teamSpecs(options, saved, dataFile, snapshot);
 
-  const store = new Store(
-    options.log === undefined ? {} : { onListenerError: listenerErrorsTo(options.log) },
-  );
+  const clock = new Clock(options.realNow === undefined ? {} : { realNow: options.realNow });
   const slices = [idempotencySlice, ...resources.flatMap((r) => r.slices ?? [])];
+  const teams: SandboxTeam[] = [];
   try {
-    if (saved?.version === 1) store.fromJSON(saved.store);
-    else if (saved !== undefined) store.loadJournal(saved.clockOffsetMs, saved.slices);
-    for (const slice of slices) store.slice(slice);
-  } catch (err) {
-    if (err instanceof SnapshotError && dataFile !== undefined) {
-      throw new DataFileError(dataFile, `is corrupt: ${err.message}`);
+    for (const [i, spec] of specs.entries()) {
+      const { file, data } = spec;
+      const store = new Store({
+        clock,
+        ...(options.log === undefined ? {} : { onListenerError: listenerErrorsTo(options.log) }),
+      });
+      try {
+        if (data?.version === 1) store.fromJSON(data.store);
+        else if (data !== undefined) store.loadJournal(data.clockOffsetMs, data.slices);
+        for (const slice of slices) store.slice(slice);
+      } catch (err) {
+        if (err instanceof SnapshotError && file !== undefined) {
+          throw new DataFileError(file, `is corrupt: ${err.message}`);
+        }
+        throw err;
+      }
+      // A snapshot replaces what the data file held (and fires nothing: no event is emitted).
+      const fromSnapshot = snapshot?.teams.find((t) => t.name === spec.name);
+      if (fromSnapshot !== undefined) {
+        loadSnapshotTeam(store, snapshot!, fromSnapshot, describeSnapshot(options.snapshot));
+      }
+      for (const resource of resources) resource.subscribe?.(store);
+      let seeded = false;
+      if (options.seed === 'demo' && recordsOf(store).isEmpty()) {
+        seedDemo(store);
+        seeded = true;
+      }
+      const others = i === 0 ? specs.slice(1).map((t) => t.name) : [];
+      const changed =
+        data !== undefined &&
+        (data.api_key !== spec.key ||
+          data.team_id !== spec.id ||
+          seeded ||
+          fromSnapshot !== undefined ||
+          (data.name ?? DEFAULT_TEAM) !== spec.name ||
+          (i === 0 && JSON.stringify(data.teams ?? []) !== JSON.stringify(others)));
+      const journal =
+        file === undefined
+          ? undefined
+          : new Journal(
+              file,
+              store,
+              {
+                apiKey: spec.key,
+                teamId: spec.id,
+                name: spec.name,
+                teams: others,
+                log: options.log,
+                ...(options.fsync === undefined ? {} : { fsync: options.fsync }),
+                ...(options.compactMinBytes === undefined
+                  ? {}
+                  : { compactMinBytes: options.compactMinBytes }),
+              },
+              data,
+              changed,
+            );
+      teams.push({ name: spec.name, id: spec.id, key: spec.key, store, journal });
     }
+  } catch (err) {
+    for (const team of teams) await team.journal?.close();
     throw err;
   }
-  for (const resource of resources) resource.subscribe?.(store);
-
-  let seeded = false;
-  if (options.seed === 'demo' && recordsOf(store).isEmpty()) {
-    seedDemo(store);
-    seeded = true;
-  }
-
-  const journal =
-    dataFile === undefined
-      ? undefined
-      : new Journal(
-          dataFile,
-          store,
-          {
-            apiKey,
-            teamId,
-            log: options.log,
-            ...(options.fsync === undefined ? {} : { fsync: options.fsync }),
-            ...(options.compactMinBytes === undefined
-              ? {}
-              : { compactMinBytes: options.compactMinBytes }),
-          },
-          saved,
-          saved !== undefined && (saved.api_key !== apiKey || saved.team_id !== teamId || seeded),
-        );
 
   const faultSettings: FaultSettings = {
     failRate: options.failRate ?? 0,
@@ -182,30 +263,43 @@ export async function launchSandbox(
     rateLimit: options.rateLimit ?? 0,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   };
-  const faults = new Faults(faultSettings, options.random ?? Math.random, store.clock);
-  // The console (when asked for): made once the runtime it controls exists.
+  const faults = new Faults(faultSettings, options.random ?? Math.random, clock);
+  // The console (when asked for): made once the runtime it controls exists. It shows the
+  // first team.
   let consoleParts: ReturnType<typeof openConsole> | undefined;
   const runtime: SandboxRuntime = {
-    teamId,
+    teams: teams.map(({ name, id }) => ({ name, id })),
     startedAt: new Date().toISOString(),
     version: pkg.version,
     faults,
     reset(resetOptions = {}) {
-      store.reset();
-      if (resetOptions.seed === 'demo') seedDemo(store);
+      for (const team of teams) {
+        team.store.reset();
+        if (resetOptions.seed === 'demo') seedDemo(team.store);
+      }
       consoleParts?.activity.resetDone();
+    },
+    advanceClock(seconds) {
+      const fromMs = clock.nowMs();
+      clock.advance(seconds);
+      const toMs = clock.nowMs();
+      for (const team of teams) team.store.events.emit(clockEvents, { fromMs, toMs });
+    },
+    snapshot(teamIds) {
+      return takeSnapshot(
+        teamIds === undefined ? teams : teams.filter((team) => teamIds.includes(team.id)),
+      );
     },
   };
   const routes: RouteDef[] = [...controlRoutes, ...resources.flatMap((r) => r.routes)];
   const contractViolations: string[] = [];
-  consoleParts = options.console === true ? openConsole(store, runtime, teamId) : undefined;
+  const first = teams[0]!;
+  consoleParts = options.console === true ? openConsole(first.store, runtime, first.id) : undefined;
   if (consoleParts !== undefined) routes.push(consoleParts.codeRoute);
   const server = new SandboxServer({
     host,
     port: options.port ?? 0,
-    apiKey,
-    teamId,
-    store,
+    teams,
     faults,
     routes,
     upgrades: resources.flatMap((r) => r.upgrades ?? []),
@@ -213,7 +307,12 @@ export async function launchSandbox(
     validateResponses: options.validateResponses === true,
     contractViolations,
     log: options.log,
-    beforeAnswer: journal === undefined ? undefined : () => journal.commit(),
+    beforeAnswer:
+      dataFile === undefined
+        ? undefined
+        : () => {
+            for (const team of teams) team.journal?.commit();
+          },
     limits: options.limits,
     observe: consoleParts?.requests.observe,
     console: consoleParts?.server,
@@ -222,27 +321,30 @@ export async function launchSandbox(
   try {
     address = await server.listen();
   } catch (err) {
-    await journal?.close();
+    for (const team of teams) await team.journal?.close();
     throw err;
   }
   const urlHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   consoleParts?.server.listening(host, address.port);
-  const stops = resources.flatMap((r) => r.start?.(store) ?? []);
+  const stops = teams.flatMap((team) => resources.flatMap((r) => r.start?.(team.store) ?? []));
 
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${address.port}`,
     host: address.address,
     port: address.port,
-    apiKey,
-    teamId,
-    store,
+    apiKey: first.key,
+    teamId: first.id,
+    store: first.store,
+    teams,
+    runtime,
     contractViolations,
     reset: () => runtime.reset(),
-    journal,
+    snapshot: () => runtime.snapshot(),
+    journal: first.journal,
     activity: consoleParts?.activity,
     flush: async () => {
-      await journal?.flush();
+      for (const team of teams) await team.journal?.flush();
     },
     close: () => {
       closing ??= (async () => {
@@ -250,11 +352,73 @@ export async function launchSandbox(
         consoleParts?.server.close();
         consoleParts?.activity.close();
         await server.close();
-        await journal?.close();
+        for (const team of teams) await team.journal?.close();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The teams the sandbox serves, in order: those the data file keeps (its first team, then
+ * the ones its header names), then those the options add; the options' key and id win for
+ * a team they name. The first team takes `apiKey` and `teamId`.
+ */
+function teamSpecs(
+  options: SandboxOptions,
+  saved: DataFile | undefined,
+  dataFile: string | undefined,
+  snapshot: Snapshot | undefined,
+): {
+  name: string;
+  id: string;
+  key: string;
+  file: string | undefined;
+  data: DataFile | undefined;
+}[] {
+  const asked: TeamOptions[] = (options.teams ?? []).map((t) =>
+    typeof t === 'string' ? { name: t } : t,
+  );
+  const names: string[] = [];
+  const add = (name: string) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  for (const team of snapshot?.teams ?? []) add(team.name);
+  if (saved !== undefined) {
+    add(saved.version === 2 ? (saved.name ?? DEFAULT_TEAM) : DEFAULT_TEAM);
+    if (saved.version === 2) for (const name of saved.teams ?? []) add(name);
+  }
+  for (const team of asked) add(team.name);
+  if (names.length === 0) add(DEFAULT_TEAM);
+  return names.map((name, i) => {
+    const given = asked.find((t) => t.name === name);
+    const path = dataFile === undefined ? undefined : i === 0 ? dataFile : teamFile(dataFile, name);
+    const file = i === 0 ? saved : path === undefined ? undefined : readDataFile(path);
+    const key =
+      given?.key ??
+      (i === 0 ? options.apiKey : undefined) ??
+      file?.api_key ??
+      `wsk_sandbox_${randomBytes(16).toString('hex')}`;
+    const id =
+      given?.id ??
+      (i === 0 ? options.teamId : undefined) ??
+      snapshot?.teams.find((t) => t.name === name)?.id ??
+      file?.team_id ??
+      randomUUID();
+    if (!isUuid(id)) {
+      if (
+        file !== undefined &&
+        given?.id === undefined &&
+        (i > 0 || options.teamId === undefined)
+      ) {
+        throw new DataFileError(path!, `is corrupt: team_id '${id}' is not a UUID`);
+      }
+      throw new RangeError(
+        `Invalid sandbox options: the id of team ${name} must be a UUID, got '${id}'`,
+      );
+    }
+    return { name, id: id.toLowerCase(), key, file: path, data: file };
+  });
 }
 
 /**
@@ -287,6 +451,11 @@ function openConsole(store: Store, runtime: SandboxRuntime, teamId: string) {
   return { activity, requests, server, codeRoute };
 }
 
+/** How errors name the snapshot a sandbox started from. */
+function describeSnapshot(given: SandboxOptions['snapshot']): string {
+  return typeof given === 'string' ? `Snapshot ${given}` : 'The snapshot';
+}
+
 /** A listener's error, with its stack, as a line of the sandbox's log. */
 function listenerErrorsTo(log: (line: string) => void): ListenerErrorHandler {
   return (error, topic) => {
@@ -310,6 +479,27 @@ function checkOptions(options: SandboxOptions): void {
     problems.push(`seed must be 'demo' when given, got '${String(options.seed)}'`);
   }
   if (options.dataFile === '') problems.push('dataFile must not be empty');
+  if (options.teamId !== undefined && !isUuid(options.teamId)) {
+    problems.push(`teamId must be a UUID, got '${options.teamId}'`);
+  }
+  const teams = (options.teams ?? []).map((t) => (typeof t === 'string' ? { name: t } : t));
+  for (const team of teams) {
+    if (typeof team.name !== 'string' || !TEAM_NAME.test(team.name)) {
+      problems.push(
+        `a team name is 1 to 40 lower-case letters, digits, "-" and "_" (starting with a letter or digit), got ${JSON.stringify(team.name)}`,
+      );
+    }
+    if (team.key !== undefined && !/^[\x21-\x7e]{1,512}$/.test(team.key)) {
+      problems.push(`the key of team ${team.name} must be 1 to 512 visible ASCII characters`);
+    }
+    if (team.id !== undefined && !isUuid(team.id)) {
+      problems.push(`the id of team ${team.name} must be a UUID, got '${team.id}'`);
+    }
+  }
+  const names = teams.map((t) => t.name);
+  if (new Set(names).size !== names.length) problems.push('team names must be distinct');
+  const keys = teams.flatMap((t) => (t.key === undefined ? [] : [t.key]));
+  if (new Set(keys).size !== keys.length) problems.push('team keys must be distinct');
   if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
     problems.push(
       `fsync must be one of ${FSYNC_POLICIES.join(', ')}, got '${String(options.fsync)}'`,

@@ -75,12 +75,18 @@ export const DEFAULT_LIMITS: ServerLimits = {
 const MUTATING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTROL_PREFIX = '__sandbox';
 
+/** A team the server serves: its id and key, and the store of its data. */
+export interface ServedTeam {
+  id: string;
+  key: string;
+  store: Store;
+}
+
 export interface ServerConfig {
   host: string;
   port: number;
-  apiKey: string;
-  teamId: string;
-  store: Store;
+  /** The sandbox's teams; the first answers requests that carry no key (health). */
+  teams: readonly ServedTeam[];
   faults: Faults;
   routes: readonly RouteDef[];
   /** WebSocket endpoints, by exact path. */
@@ -90,7 +96,7 @@ export interface ServerConfig {
   /** Problems found by response validation are pushed here. */
   contractViolations: string[];
   log?: ((line: string) => void) | undefined;
-  /** Called before every answer leaves (the data file appends the changes of the request). */
+  /** Called before every answer leaves (the data files append the changes of the request). */
   beforeAnswer?: (() => void) | undefined;
   /** Timeouts and the connection cap; DEFAULT_LIMITS where not given. */
   limits?: Partial<ServerLimits> | undefined;
@@ -154,16 +160,17 @@ export class SandboxServer {
   private readonly config: ServerConfig;
   private readonly http: Server;
   private readonly router = new Router<RouteDef>();
-  private readonly auth: Auth;
-  private readonly idempotency: Idempotency;
+  private readonly auth: Auth<ServedTeam>;
+  /** The idempotency cache of each team (in its store), by store. */
+  private readonly idempotency = new Map<Store, Idempotency>();
   private readonly limits: ServerLimits;
   private readonly closing = new AbortController();
   private closed: Promise<void> | undefined;
 
   constructor(config: ServerConfig) {
     this.config = config;
-    this.auth = new Auth(config.apiKey, config.teamId);
-    this.idempotency = new Idempotency(config.store);
+    this.auth = new Auth(config.teams.map((team) => ({ id: team.id, key: team.key, value: team })));
+    for (const team of config.teams) this.idempotency.set(team.store, new Idempotency(team.store));
     for (const route of config.routes) this.register(route);
     this.limits = { ...DEFAULT_LIMITS, ...config.limits };
     const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = this.limits;
@@ -276,8 +283,9 @@ export class SandboxServer {
       return;
     }
     try {
+      const stores = this.config.teams.map((team) => team.store);
       route.handle(req, socket, head, {
-        store: this.config.store,
+        store: route.storeOf?.(target.query, stores) ?? stores[0]!,
         requestId: ex.requestId,
         query: target.query,
         refuse,
@@ -376,7 +384,7 @@ export class SandboxServer {
   }
 
   private async process(req: IncomingMessage, ex: Exchange): Promise<Outcome> {
-    const { faults, store } = this.config;
+    const { faults } = this.config;
     let target: RequestTarget | undefined;
     let targetError: unknown;
     try {
@@ -417,10 +425,17 @@ export class SandboxServer {
       );
     }
     const route = match.route;
-    const pathContext: PathContext = { params: match.params, rest: match.rest, store };
+    // The store of the team the key names (the first team's until a key is checked).
+    let team = this.config.teams[0]!;
+    const pathContext = (): PathContext => ({
+      params: match.params,
+      rest: match.rest,
+      store: team.store,
+    });
     const context = (body: unknown, authenticated = false): RequestContext => ({
-      ...pathContext,
+      ...pathContext(),
       authenticated,
+      teamId: team.id,
       requestId: ex.requestId,
       method: ex.method,
       path: target.rawPath,
@@ -438,14 +453,18 @@ export class SandboxServer {
     let apiKey = '';
     let authenticated = false;
     if (route.kind === 'api' || route.auth !== 'none') {
-      apiKey = this.auth.checkKey(req.headers);
+      const checked = this.auth.checkKey(req.headers);
+      apiKey = checked.key;
+      team = checked.team;
       authenticated = true;
       const teamId = match.params['teamId'];
-      if (teamId !== undefined) this.auth.checkTeam(teamId);
+      if (teamId !== undefined) this.auth.checkTeam(checked.id, teamId);
     } else {
-      authenticated = this.auth.holdsKey(req.headers);
+      const keyTeam = this.auth.teamOf(req.headers);
+      authenticated = keyTeam !== undefined;
+      if (keyTeam !== undefined) team = keyTeam;
     }
-    if (route.kind === 'api') route.resolve?.(pathContext);
+    if (route.kind === 'api') route.resolve?.(pathContext());
     const ctx = context(parseJsonBody(raw), authenticated);
 
     if (route.kind === 'control') {
@@ -484,7 +503,7 @@ export class SandboxServer {
     const execute = () => this.runHandler(route, ctx, ex);
     const reply = idempotent
       ? (
-          await this.idempotency.run(
+          await this.idempotency.get(ctx.store)!.run(
             {
               apiKey,
               method: ex.method,

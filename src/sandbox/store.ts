@@ -50,6 +50,12 @@ export interface Slice {
    * the last one, may check them together and rebuild what derives from them (orders,
    * indexes), throwing a SnapshotError like load().
    */
+  /**
+   * What a snapshot (snapshot.ts: a test fixture) keeps of the slice: by default toJSON();
+   * undefined for state that is history or cache, not a workspace's (runs, import jobs,
+   * idempotent answers), which a snapshot leaves out (the slice starts empty from one).
+   */
+  snapshot?(): unknown;
   entries?(): Iterable<[string, unknown]>;
   entry?(key: string): unknown;
   loadEntry?(key: string, value: unknown): void;
@@ -117,12 +123,17 @@ export class Store {
   private journaledBy = false;
   private gen = 0;
 
-  constructor(options: { realNow?: () => number; onListenerError?: ListenerErrorHandler } = {}) {
-    const clockOptions: { realNow?: () => number; onChange: () => void } = {
-      onChange: () => this.changed({ kind: 'clock' }),
-    };
-    if (options.realNow !== undefined) clockOptions.realNow = options.realNow;
-    this.clock = new Clock(clockOptions);
+  constructor(
+    options: {
+      realNow?: () => number;
+      /** A clock shared with other stores (the teams of one sandbox); default: its own. */
+      clock?: Clock;
+      onListenerError?: ListenerErrorHandler;
+    } = {},
+  ) {
+    this.clock =
+      options.clock ?? new Clock(options.realNow === undefined ? {} : { realNow: options.realNow });
+    this.clock.subscribe(() => this.changed({ kind: 'clock' }));
     this.events = new EventBus(
       options.onListenerError === undefined ? {} : { onListenerError: options.onListenerError },
     );
@@ -180,6 +191,16 @@ export class Store {
     if (this.pending.size > 0 || this.pendingEntries.size > 0) return false;
     for (const { slice } of this.entries.values()) if (!slice.isEmpty()) return false;
     return true;
+  }
+
+  /** The slices as a snapshot keeps them (Slice.snapshot), by name; the clock's offset. */
+  snapshotJSON(): StoreSnapshot {
+    const slices: Record<string, unknown> = {};
+    for (const [name, { slice }] of this.entries) {
+      const kept = slice.snapshot === undefined ? slice.toJSON() : slice.snapshot();
+      if (kept !== undefined) slices[name] = kept;
+    }
+    return { clock_offset_ms: this.clock.offsetMs, slices };
   }
 
   toJSON(): StoreSnapshot {

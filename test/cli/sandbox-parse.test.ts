@@ -15,6 +15,12 @@ describe('ws sandbox: parsing', () => {
       data: undefined,
       fsync: 'everysec',
       seed: undefined,
+      teams: [],
+      importFile: undefined,
+      exportOnExit: undefined,
+      from: undefined,
+      sample: undefined,
+      scrub: false,
       latency: 0,
       failRate: 0,
       failAfterCommit: 0,
@@ -49,6 +55,14 @@ describe('ws sandbox: parsing', () => {
       'always',
       '--seed',
       'demo',
+      '--team',
+      'acme',
+      '--team',
+      'globex',
+      '--import',
+      'fixture.json',
+      '--export-on-exit',
+      'out.json',
       '--latency',
       '20',
       '--fail-rate',
@@ -77,6 +91,12 @@ describe('ws sandbox: parsing', () => {
       data: 'state.json',
       fsync: 'always',
       seed: 'demo',
+      teams: ['acme', 'globex'],
+      importFile: 'fixture.json',
+      exportOnExit: 'out.json',
+      from: undefined,
+      sample: undefined,
+      scrub: false,
       latency: 20,
       failRate: 0.1,
       failAfterCommit: 0.05,
@@ -94,6 +114,19 @@ describe('ws sandbox: parsing', () => {
       argv: given,
     });
     // Given in another order, a detached copy gets them in the order start defines them.
+    const cloned = (await options([
+      'sandbox',
+      'start',
+      '--from',
+      'prod',
+      '--sample',
+      '20',
+      '--scrub',
+      '--detach',
+    ])) as { from: string; sample: number; scrub: boolean; argv: string[] };
+    assert.deepEqual([cloned.from, cloned.sample, cloned.scrub], ['prod', 20, true]);
+    // The detached copy starts from the clone (--import FILE is added then), not again.
+    assert.deepEqual(cloned.argv, ['--detach']);
     const { argv } = (await options(['sandbox', 'start', '--detach', '--port', '0'])) as {
       argv: string[];
     };
@@ -112,6 +145,9 @@ describe('ws sandbox: parsing', () => {
       [['sandbox', 'start', '--seed', 'big'], /Unknown seed "big"/],
       [['sandbox', 'start', '--fsync', 'sometimes'], /Unknown --fsync policy "sometimes"/],
       [['sandbox', 'start', '--team-id', 'T'], /--team-id "T" is not a UUID/],
+      [['sandbox', 'start', '--team', 'Acme Inc'], /--team "Acme Inc" is not a team name/],
+      [['sandbox', 'start', '--team', 'a', '--team', 'a'], /--team names a team twice/],
+      [['sandbox', 'start', '--scrub'], /--sample and --scrub go with --from PROFILE/],
       [['sandbox', 'start', '--port', '70000'], /--port takes a whole number from 0 to 65535/],
       [
         ['sandbox', 'start', '--fail-rate', '2'],

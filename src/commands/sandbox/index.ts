@@ -3,10 +3,17 @@ import type { Command, CommandContext } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { examples } from '../../help.ts';
 import { isUuid } from '../../util/guards.ts';
-import { flags, givenArgs, type OptionValues } from '../common/flags.ts';
+import { collect, flags, givenArgs, type OptionValues } from '../common/flags.ts';
 import { webhookFlags } from './webhook-flags.ts';
 
 const verbs = () => import('./verbs.ts');
+
+/** As src/clone/clone.ts has them (that module loads only when the clone runs). */
+const DEFAULT_SAMPLE = 200;
+const MAX_SAMPLE = 1000;
+
+/** What a team's name may be (the sandbox checks it too: it names a profile and a file). */
+const TEAM_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 function probability(flag: string, value: string | undefined): number {
   if (value === undefined) return 0;
@@ -44,6 +51,26 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       'everysec',
     )
     .option('--seed <name>', 'fill an empty sandbox with demo data ("demo")')
+    .option(
+      '--team <name>',
+      'a team of the sandbox, with its own key and data (repeat for several; the first is profile "sandbox", the others "sandbox-NAME")',
+      collect,
+      [],
+    )
+    .option(
+      '--import <file>',
+      'start from a snapshot (written by `ws sandbox export` or --export-on-exit); loading it fires nothing',
+    )
+    .option('--export-on-exit <file>', 'write a snapshot of the sandbox to this file when it stops')
+    .option(
+      '--from <profile>',
+      "start from a clone of that profile's workspace (as `ws sandbox clone` makes it, read-only, kept in the config directory)",
+    )
+    .option(
+      '--sample <n>',
+      `with --from: records per object type, at most (1 to ${MAX_SAMPLE}; default ${DEFAULT_SAMPLE})`,
+    )
+    .option('--scrub', "with --from: replace emails, phone numbers and people's names")
     .option('--latency <ms>', 'add this delay to every answer', '0')
     .option(
       '--fail-rate <p>',
@@ -80,6 +107,9 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         'ws sandbox start --detach --seed demo',
         'ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}',
         'ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts',
+        'ws sandbox start --team acme --team globex        # two teams: profiles sandbox and sandbox-globex',
+        'ws sandbox start --import fixture.json --export-on-exit fixture.json',
+        'ws sandbox start --from prod --sample 50 --scrub   # a sandbox like the workspace of profile prod',
       ]),
     )
     .action((o: OptionValues, cmd: Command) => {
@@ -90,6 +120,31 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
       const teamId = f.string('--team-id');
       if (teamId !== undefined && !isUuid(teamId)) {
         throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
+      }
+      const teams = o['team'] as string[];
+      for (const name of teams) {
+        if (!TEAM_NAME.test(name)) {
+          throw new UsageError(
+            `--team "${name}" is not a team name.`,
+            'A team name is 1 to 40 lower-case letters, digits, "-" and "_", starting with a letter or digit (it names a profile: sandbox-NAME).',
+          );
+        }
+      }
+      if (new Set(teams).size !== teams.length) {
+        throw new UsageError('--team names a team twice.', 'Give each team once.');
+      }
+      const from = f.string('--from');
+      if (from !== undefined && f.string('--import') !== undefined) {
+        throw new UsageError(
+          '--from and --import both say what the sandbox starts from.',
+          'Give one: --from PROFILE clones a workspace, --import FILE loads a snapshot.',
+        );
+      }
+      if (from === undefined && (f.string('--sample') !== undefined || f.boolean('--scrub'))) {
+        throw new UsageError(
+          '--sample and --scrub go with --from PROFILE.',
+          'Add --from PROFILE, or leave them out.',
+        );
       }
       const fsync = f.string('--fsync')!;
       if (fsync !== 'always' && fsync !== 'everysec' && fsync !== 'no') {
@@ -106,6 +161,12 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         data: f.string('--data'),
         fsync,
         seed,
+        teams,
+        importFile: f.string('--import'),
+        exportOnExit: f.string('--export-on-exit'),
+        from,
+        sample: f.integer('--sample', 1, MAX_SAMPLE),
+        scrub: f.boolean('--scrub'),
         latency: f.integer('--latency', 0, 600_000)!,
         failRate: probability('--fail-rate', f.string('--fail-rate')),
         failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
@@ -115,9 +176,87 @@ export function registerSandbox(program: Command, ctx: CommandContext): void {
         profile: f.toggle('--profile') !== false,
         console: f.toggle('--console') !== false,
         detach: f.boolean('--detach'),
-        argv: givenArgs(cmd),
+        // A detached copy starts from the clone this process makes (--import), not again.
+        argv: givenArgs(cmd, ['--from', '--sample', '--scrub']),
       });
     });
+
+  sandbox
+    .command('clone <profile>')
+    .description(
+      "Clone a workspace's definitions, views, automations, webhooks and a sample of its records into a sandbox snapshot",
+    )
+    .requiredOption('--to <file>', 'the snapshot file to write (mode 0600)')
+    .option(
+      '--sample <n>',
+      `records per object type, at most (1 to ${MAX_SAMPLE})`,
+      String(DEFAULT_SAMPLE),
+    )
+    .option('--scrub', "replace emails, phone numbers and people's names, the same way every time")
+    .option(
+      '--enable-automations',
+      'keep automations enabled as in the workspace (default: disabled; webhooks stay disabled)',
+    )
+    .option('--force', 'replace the file when it exists')
+    .addHelpText(
+      'after',
+      examples([
+        'ws sandbox clone prod --to prod.snapshot.json --scrub',
+        'ws sandbox clone prod --to small.json --sample 20 --json',
+        'ws sandbox start --import prod.snapshot.json',
+      ]),
+    )
+    .action((profile: string, o: OptionValues, cmd: Command) => {
+      const f = flags(o);
+      return ctx.invoke(cmd, async () => (await verbs()).cloneVerb, {
+        profile,
+        to: f.string('--to')!,
+        sample: f.integer('--sample', 1, MAX_SAMPLE)!,
+        scrub: f.boolean('--scrub'),
+        enableAutomations: f.boolean('--enable-automations'),
+        force: f.boolean('--force'),
+      });
+    });
+
+  sandbox
+    .command('export')
+    .description(
+      'Write a snapshot of the running sandbox (every team, its definitions, records, views, automations, webhooks and clock) to FILE, or - for stdout',
+    )
+    .argument(
+      '<file>',
+      'where the snapshot goes (written whole or not at all, mode 0600); - for stdout',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws sandbox export test/fixtures/workspace.json',
+        'ws sandbox start --import test/fixtures/workspace.json',
+      ]),
+    )
+    .action((file: string, _o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).exportVerb, { file }),
+    );
+
+  sandbox
+    .command('seed')
+    .description(
+      'Write the records of a JSON file into the sandbox without firing an automation or a delivery (ids kept, all or nothing)',
+    )
+    .argument(
+      '<file>',
+      'JSON: { "records": { "contact": [ { "id"?, "default": { … } } ] } }; - for stdin',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'ws sandbox seed fixtures/people.json',
+        'ws sandbox seed - < fixtures/people.json --json',
+      ]),
+    )
+    .action((file: string, _o: OptionValues, cmd: Command) =>
+      ctx.invoke(cmd, async () => (await verbs()).seedVerb, { file }),
+    );
 
   sandbox
     .command('open')

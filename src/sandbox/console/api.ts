@@ -567,7 +567,7 @@ export function advance(c: ConsoleContext, body: unknown): Record<string, unknow
     }
     seconds = Math.max(0, Math.ceil((due - c.store.clock.nowMs()) / 1000));
   }
-  moveClock(c.store, seconds);
+  moveClock(c.runtime, seconds);
   return controls(c);
 }
 

@@ -135,7 +135,7 @@ export function listRuns(ctx: RequestContext): Reply {
   // Runs that fell due are resumed first, so the list is never behind the clock.
   runnerOf(ctx.store).wake();
   const matching = runsOf(ctx.store)
-    .list(ctx.sandbox.teamId)
+    .list(ctx.teamId)
     .filter(
       (run) =>
         run.sequence > after &&
@@ -159,7 +159,7 @@ export function listRuns(ctx: RequestContext): Reply {
 export function getRun(ctx: RequestContext): Reply {
   runnerOf(ctx.store).wake();
   const id = ctx.params['runId']!;
-  const run = runsOf(ctx.store).get(ctx.sandbox.teamId, id);
+  const run = runsOf(ctx.store).get(ctx.teamId, id);
   if (run === undefined) {
     throw notFound(
       `No automation run has the id ${id} (finished runs are kept: the latest 10,000).`,
@@ -194,7 +194,7 @@ export function putContactView(ctx: RequestContext): Reply {
   if (listId !== null && (typeof listId !== 'string' || !isUuid(listId))) {
     throw fieldProblem('body.list_id', 'list_id must be a list id (a UUID) or null.', 'format');
   }
-  const { view, created } = contactViewsOf(ctx.store).put(ctx.store, ctx.sandbox.teamId, id, {
+  const { view, created } = contactViewsOf(ctx.store).put(ctx.store, ctx.teamId, id, {
     name,
     filter: filter as Record<string, Record<string, unknown>>[],
     combinator,
@@ -207,13 +207,13 @@ export function putContactView(ctx: RequestContext): Reply {
 export function listContactViews(ctx: RequestContext): Reply {
   return {
     status: 200,
-    body: { data: contactViewsOf(ctx.store).list(ctx.sandbox.teamId).map(viewBody) },
+    body: { data: contactViewsOf(ctx.store).list(ctx.teamId).map(viewBody) },
   };
 }
 
 /** DELETE /__sandbox/contact_views/{viewId} → 204 */
 export function deleteContactView(ctx: RequestContext): Reply {
-  contactViewsOf(ctx.store).remove(ctx.sandbox.teamId, viewIdOf(ctx));
+  contactViewsOf(ctx.store).remove(ctx.teamId, viewIdOf(ctx));
   return { status: 204 };
 }
 

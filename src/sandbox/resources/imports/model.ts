@@ -224,6 +224,11 @@ export class ImportsModel implements Slice {
     this.loading = undefined;
   }
 
+  /** Import jobs are history: a snapshot leaves them out. */
+  snapshot(): undefined {
+    return undefined;
+  }
+
   isEmpty(): boolean {
     return this.jobs.size === 0 && this.tombstones.size === 0;
   }

@@ -46,6 +46,13 @@ export function realtimeResource(options: RealtimeOptions = {}): Resource {
     upgrades: [
       {
         path: STREAM_PATH,
+        // A ticket was given out by one team's sandbox: the stream is that team's.
+        storeOf: (query, stores) => {
+          const token = query['token'];
+          return typeof token === 'string'
+            ? stores.find((store) => ticketsOf(store).has(token))
+            : undefined;
+        },
         handle: (req, socket, head, ctx) => streamOf(ctx.store).upgrade(req, socket, head, ctx),
       },
     ],

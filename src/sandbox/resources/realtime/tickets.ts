@@ -39,6 +39,11 @@ export class TicketBook {
     return ticket.expiresMs > this.store.clock.nowMs() ? true : 'expired';
   }
 
+  /** Whether the ticket was given out here and not used yet (expired or not). */
+  has(token: string): boolean {
+    return this.tickets.has(token);
+  }
+
   clear(): void {
     this.tickets.clear();
   }

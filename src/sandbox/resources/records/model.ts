@@ -212,6 +212,20 @@ export class RecordsModel implements Slice {
     return record;
   }
 
+  /**
+   * Take a record out altogether (no soft delete, no event): what a seed that failed had
+   * written (seed.ts). A record that is not there is no error.
+   */
+  remove(type: ObjectType, id: string): void {
+    const table = this.table(type);
+    const record = table.rows.get(id);
+    if (record === undefined) return;
+    if (record.deleted_at === null) adjust(table, record, -1);
+    table.rows.delete(id);
+    this.replaced();
+    this.ctx.changed(entryKey(type, id));
+  }
+
   /** Records of `type` that are not soft-deleted; with listId, only that list's members. */
   count(type: ObjectType, options: { listId?: string } = {}): number {
     const table = this.table(type);

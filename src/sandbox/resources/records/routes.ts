@@ -23,6 +23,7 @@ import {
 } from './handlers.ts';
 import { refuseDeletingUsedProperties } from './in-use.ts';
 import { recordsSlice } from './model.ts';
+import { seedRecords } from './seed.ts';
 
 const BASE = '/v2/prism/{teamId}/{objectType}';
 
@@ -39,6 +40,8 @@ export const recordsResource: Resource = {
   slices: [recordsSlice],
   routes: [
     route('POST', '', 'createRecord', createRecord),
+    // Records that set up a test: written without an event (seed.ts).
+    { kind: 'control', method: 'POST', path: '/__sandbox/seed', handler: seedRecords },
     route('GET', '', 'listRecords', listRecords),
     route('POST', '/query', 'queryRecords', queryRecords),
     route('GET', '/count', 'countRecords', countRecords),

@@ -306,6 +306,15 @@ export class WebhooksModel implements Slice {
     this.loading = undefined;
   }
 
+  /**
+   * A snapshot keeps the webhooks (their secrets too, so deliveries to them verify after a
+   * load), not the deliveries: loaded, it sends nothing.
+   */
+  snapshot(): { webhooks: StoredWebhook[]; deliveries: StoredDelivery[] } {
+    const webhooks = [...this.webhooks.values()].map((w) => ({ ...w, handshake_id: null }));
+    return { webhooks, deliveries: [] };
+  }
+
   isEmpty(): boolean {
     return this.webhooks.size === 0 && this.deliveries.size === 0;
   }
