@@ -65,15 +65,7 @@ describe('tables at a terminal', { skip: noTerminal }, () => {
   it('webhooks, deliveries and automations at 80 columns lead with the name or the event', async () => {
     const env = s.env;
     const hook = await runWs(
-      [
-        'webhooks',
-        'create',
-        '--name',
-        'Deal alerts',
-        '--url',
-        'http://127.0.0.1:9/hook',
-        '--wait',
-      ],
+      ['webhooks', 'create', '--name', 'Deal alerts', '--url', 'http://127.0.0.1:9/hook', '--wait'],
       { env },
     );
     // --wait: the handshake's delivery (refused: nothing listens on port 9) is in the log.
