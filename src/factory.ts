@@ -7,6 +7,7 @@ import { ProfileStore } from './config/store.ts';
 import { UsageError } from './errors.ts';
 import type { Env, IOStreams } from './io/streams.ts';
 import { type Format, parseFields, resolveFormat } from './output/format.ts';
+import { type ShapeRequest, shapedFormat, shapeRequest } from './output/shape.ts';
 import { type Prompter, terminalPrompter } from './prompt/prompter.ts';
 import { VERSION } from './version.ts';
 
@@ -16,6 +17,9 @@ export interface GlobalFlags {
   json?: boolean;
   format?: string;
   fields?: string;
+  jq?: string;
+  template?: string;
+  wide?: boolean;
   debug?: boolean;
   color?: boolean;
   quiet?: boolean;
@@ -69,6 +73,13 @@ export type ClientCredentials = Pick<Credentials, 'baseUrl' | 'apiKey' | 'teamId
 
 /** The dependencies of one command, and the end of their lifetime (see main.ts). */
 export interface OwnedDeps extends Deps {
+  /**
+   * Before the verb runs: with --jq or --template, load the engine and check the
+   * expression (a usage error before anything is sent), and route the JSON through it.
+   */
+  startOutput(): Promise<void>;
+  /** Once the verb is done: what --jq or --template hold is shaped and printed. */
+  endOutput(): Promise<void>;
   /** Close what was built (the API client's connections). Safe to call when nothing was. */
   close(): Promise<void>;
 }
@@ -118,7 +129,9 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
     yes: flags.yes ?? false,
     noInput: flags.input === false,
   });
-  const format = resolveFormat(flags, io);
+  const shape: ShapeRequest | undefined = shapeRequest(flags);
+  const format = shape ? shapedFormat(flags) : resolveFormat(flags, io);
+  io.wide = flags.wide ?? false;
   const fields = parseFields(flags.fields);
   const timeoutMs = positiveNumber('--timeout', flags.timeout, 30) * 1000;
   const retries = Math.floor(positiveNumber('--retries', flags.retries, 3, true));
@@ -126,6 +139,7 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
   let store: Promise<ProfileStore> | undefined;
   let creds: Promise<Credentials> | undefined;
   let client: Promise<ApiClient> | undefined;
+  let shaping: { end(): Promise<void> } | undefined;
   const others: Promise<ApiClient>[] = [];
   // The HTTP client loads only for commands that send requests.
   const build = async (c: ClientCredentials): Promise<ApiClient> => {
@@ -184,6 +198,21 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
       // warning.
       setMaxListeners(100, init.signal);
       return made;
+    },
+    async startOutput() {
+      if (shape === undefined || shaping !== undefined) return;
+      const { startShaping } = await import('./output/shaping.ts');
+      shaping = await startShaping(shape, {
+        io,
+        format,
+        cwd: init.cwd,
+        now: () => deps.clock.now(),
+      });
+    },
+    async endOutput() {
+      const s = shaping;
+      shaping = undefined;
+      await s?.end();
     },
     clientFor(c) {
       init.secrets?.push(c.apiKey);

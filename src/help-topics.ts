@@ -32,7 +32,9 @@ export const TOPICS = {
 
   --format table   aligned columns for people (the default on a terminal), fitted to
                    the terminal's width: the widest columns are cut first (with …), and
-                   columns that still cannot fit are left out, named on stderr
+                   columns that still cannot fit are left out, named on stderr; the
+                   name comes first and ids last, whole or left out
+  --wide           tables at full width: every column, no cell cut (rows may wrap)
   --format tsv     one row per line, no header, tabs between fields (the default when
                    piped); one object is key<TAB>value lines
   --format csv     a header row of field names, then RFC 4180 rows
@@ -40,10 +42,31 @@ export const TOPICS = {
   --format ndjson  one JSON object per line
   --fields a,b     picks and orders the columns (and the keys of JSON objects); an
                    unknown field is a usage error that lists the available ones
+  --jq EXPR        the JSON output through jq (jq 1.8 itself): strings printed as
+                   text, other values as JSON. An expression that starts with .[]
+                   runs on each page of a list as it arrives (--all is never held
+                   whole); others wait for the whole list. With --format ndjson it
+                   runs on each row.
+  --template T     the JSON output through a Liquid template (T, or @FILE), rendered
+                   once per row of a list (once for one object) with the row's fields
+                   as variables: {{ id }}, {{ properties.name }}; {{ value }} for an
+                   item that is not an object. Helpers:
+                     {% tablerow a, b, (c | truncate: 9) %}  a row of an aligned table
+                     {% tablerender %}   the rows so far (else printed at the end)
+                     timeago             "3 minutes ago", "in 2 days"
+                     truncate: N         at most N terminal columns, … where cut
+                     color: "bold red"   chalk's styles, where colour is on
+                     join: ", "          an array's items joined
+                     hyperlink: "text"   a link on a terminal, "text (URL)" piped
+                   {% render 'name' %} reads name.liquid beside the @FILE.
 
   In tsv and csv, arrays are joined with ";"; in tsv, tabs, newlines and backslashes in
   a value are written \\t, \\n and \\\\. With --json, an error is one JSON object on
   stderr: {"error":{"status","code","message","request_id","errors"}}.
+
+  A --jq expression or --template that is not valid, or fails on the output, is a
+  usage error (exit 2) quoting jq or Liquid. Both work on JSON only (not with
+  --format table, csv or tsv).
 `,
   },
   'exit-codes': {

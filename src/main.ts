@@ -39,7 +39,15 @@ function wantsJson(argv: string[]): boolean {
 }
 
 /** Global flags that take a value (the word after them is not a command). */
-const VALUE_FLAGS = new Set(['--profile', '--format', '--fields', '--timeout', '--retries']);
+const VALUE_FLAGS = new Set([
+  '--profile',
+  '--format',
+  '--fields',
+  '--jq',
+  '--template',
+  '--timeout',
+  '--retries',
+]);
 
 /** The words after `help` when argv's first word is `help` and others follow it. */
 function helpWords(argv: readonly string[]): string[] | undefined {
@@ -142,6 +150,9 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   const context: CommandContext = opts.context ?? {
     async invoke(cmd, load, verbOpts) {
       const flags = cmd.optsWithGlobals() as GlobalFlags;
+      // A verb with a --template of its own (ws lists create --template sales_deals) reads
+      // the flag itself, as gh repo create does: the output is not put through Liquid.
+      if (cmd.options.some((o) => o.long === '--template')) delete flags.template;
       const deps = createDeps(
         {
           io,
@@ -157,11 +168,21 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         },
         flags,
       );
-      report.json = deps.format === 'json' || deps.format === 'ndjson';
+      // Errors are JSON when JSON was asked for (not for --jq or --template alone).
+      report.json = flags.json === true || flags.format === 'json' || flags.format === 'ndjson';
       report.debug = io.debugEnabled;
       try {
+        await deps.startOutput();
         const mod = await load();
-        await mod.run(verbOpts, deps);
+        try {
+          await mod.run(verbOpts, deps);
+        } catch (err) {
+          // What the verb printed before it failed (a partial failure's results) still
+          // goes through --jq or --template; the verb's error is the one reported.
+          await deps.endOutput().catch((e: unknown) => io.debug(`shaping the output: ${e}`));
+          throw err;
+        }
+        await deps.endOutput();
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         const words = await import('./commands/common/api-words.ts');

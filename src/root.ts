@@ -147,6 +147,18 @@ export async function buildProgram(
     )
     .addOption(new Option('--fields <list>', 'comma-separated fields to show'))
     .addOption(
+      new Option('--jq <expression>', "filter the JSON output with a jq expression (jq's own)"),
+    )
+    .addOption(
+      new Option(
+        '--template <text|@file>',
+        'print the JSON output through a Liquid template (once per row of a list)',
+      ),
+    )
+    .addOption(
+      new Option('--wide', 'tables at full width: every column, no cell cut (rows may wrap)'),
+    )
+    .addOption(
       new Option('--debug', 'trace requests to stderr (secrets redacted); also WS_DEBUG=1'),
     )
     .addOption(new Option('--no-color', 'no colour (also NO_COLOR=1)'))

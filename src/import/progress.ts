@@ -4,6 +4,7 @@
 // ticker while the import runs.
 import type { Progress } from '../io/streams.ts';
 import { thousands } from '../output/plural.ts';
+import { cutToWidth, displayWidth } from '../output/width.ts';
 import { formatDuration } from '../util/time.ts';
 
 export interface ProgressSnapshot {
@@ -37,15 +38,31 @@ export function timeLeft(s: ProgressSnapshot): number | undefined {
   return Math.max(0, (total - done) / speed);
 }
 
-export function progressLine(s: ProgressSnapshot): string {
+/**
+ * The progress line, in at most `width` columns when given (a terminal's, less the
+ * spinner's): a long file name is cut first, then the time left and the rate are left out;
+ * the counts stay.
+ */
+export function progressLine(s: ProgressSnapshot, width?: number): string {
   const parts = [`${n(s.read)} read`];
   if (!s.dryRun) parts.push(`${n(s.sent)} sent`, `${n(s.processed)} processed`);
   parts.push(`${n(s.failed)} failed`);
+  const counts = parts.length;
   const done = s.dryRun ? s.read : s.processed;
   parts.push(`${n(rate(done, s.elapsedMs))} rows/s`);
   const left = timeLeft(s);
   if (left !== undefined && s.elapsedMs > 1000) parts.push(`${formatDuration(left)} left`);
-  return `${s.dryRun ? 'Checking' : 'Importing'} ${s.label}: ${parts.join(' · ')}`;
+  const verb = s.dryRun ? 'Checking' : 'Importing';
+  const line = (label: string) => `${verb} ${label}: ${parts.join(' · ')}`;
+  if (width === undefined || displayWidth(line(s.label)) <= width) return line(s.label);
+  const LEAST_LABEL = 12;
+  for (;;) {
+    const room = width - displayWidth(line(''));
+    if (room >= LEAST_LABEL || parts.length === counts) {
+      return line(cutToWidth(s.label, Math.max(LEAST_LABEL, room)));
+    }
+    parts.pop();
+  }
 }
 
 /** How often the progress line is redrawn. */
@@ -58,10 +75,10 @@ export interface Ticker {
 
 /**
  * Redraw `progress` with the figures `snapshot` gives (none yet: skipped) every half second
- * until stopped. With `changesOnly` (plain lines in a log, not a spinner), figures that did
- * not move since the last ones are not given again: a log gets a line when rows moved, not
- * one that repeats a stalled count (a service that never answers). The timer does not keep
- * the process alive.
+ * until stopped, fitted to the room its line has on a terminal. With `changesOnly` (plain
+ * lines in a log, not a spinner), figures that did not move since the last ones are not
+ * given again: a log gets a line when rows moved, not one that repeats a stalled count (a
+ * service that never answers). The timer does not keep the process alive.
  */
 export function startTicker(
   progress: Progress,
@@ -76,7 +93,7 @@ export function startTicker(
     const figures = `${s.read} ${s.sent} ${s.processed} ${s.failed}`;
     if (opts.changesOnly && figures === last) return;
     last = figures;
-    progress.update(progressLine(s));
+    progress.update(progressLine(s, progress.width?.()));
   }, TICK_MS);
   timer.unref();
   return {

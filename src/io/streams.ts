@@ -2,6 +2,7 @@
 // progress. Commands write through them and never touch process.std* directly.
 import type { Readable, Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
+import type { Shaper } from '../output/shape.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,6 +21,8 @@ export interface IOStreamsInit {
   env: Env;
   /** The terminal's width, when stdout is a terminal that reports one (read when needed). */
   columns?: number | (() => number | undefined);
+  /** The same of stderr, where messages and progress go. */
+  errColumns?: number | (() => number | undefined);
 }
 
 export interface PresentationFlags {
@@ -39,6 +42,8 @@ export interface Progress {
   fail(text?: string): void;
   /** Stop without a final line. */
   stop(): void;
+  /** The columns its text has on a terminal's line (undefined: as many as it takes). */
+  width?(): number | undefined;
 }
 
 /** 0 = no colour, 1 = 16 colours, 2 = 256, 3 = truecolor. */
@@ -76,13 +81,14 @@ class Later<T extends object | boolean> {
 }
 
 export class IOStreams {
-  readonly stdout: Writable;
   readonly isStdoutTTY: boolean;
   readonly env: Env;
   quiet = false;
   debugEnabled = false;
   yes = false;
   noInput = false;
+  /** --wide: tables at their full width, nothing cut or left out to fit the terminal. */
+  wide = false;
   private outChalk: ChalkInstance | undefined;
   private errChalk: ChalkInstance | undefined;
   private colorOff = false;
@@ -91,9 +97,14 @@ export class IOStreams {
   private readonly stdinOf: Later<Readable>;
   private readonly stdinTTYOf: Later<boolean>;
   private readonly columnsOf: number | (() => number | undefined) | undefined;
+  private readonly errColumnsOf: number | (() => number | undefined) | undefined;
+  private readonly stdoutOf: Writable;
+  private diverted: Writable | undefined;
+  /** With --jq or --template: what the output layer hands JSON to instead of printing it. */
+  shaper: Shaper | undefined;
 
   constructor(init: IOStreamsInit) {
-    this.stdout = init.stdout;
+    this.stdoutOf = init.stdout;
     this.stderrOf = new Later(init.stderr);
     this.stdinOf = new Later(init.stdin);
     this.isStdoutTTY = init.isStdoutTTY;
@@ -101,6 +112,7 @@ export class IOStreams {
     this.stdinTTYOf = new Later(init.isStdinTTY);
     this.env = init.env;
     this.columnsOf = init.columns;
+    this.errColumnsOf = init.errColumns;
   }
 
   /**
@@ -110,6 +122,26 @@ export class IOStreams {
    */
   get columns(): number | undefined {
     const n = typeof this.columnsOf === 'function' ? this.columnsOf() : this.columnsOf;
+    return n !== undefined && n > 0 ? n : undefined;
+  }
+
+  /** Where data goes: the process's stdout, or what reads it back while --jq shapes it. */
+  get stdout(): Writable {
+    return this.diverted ?? this.stdoutOf;
+  }
+
+  /**
+   * Send what commands write to stdout to `stream`, and the output layer's JSON to
+   * `shaper` (src/output/shape.ts), which writes the shaped result to the real stdout.
+   */
+  divertOutput(stream: Writable, shaper: Shaper): void {
+    this.diverted = stream;
+    this.shaper = shaper;
+  }
+
+  /** The width of the terminal stderr shows on (messages, progress), as `columns` is read. */
+  get errColumns(): number | undefined {
+    const n = typeof this.errColumnsOf === 'function' ? this.errColumnsOf() : this.errColumnsOf;
     return n !== undefined && n > 0 ? n : undefined;
   }
 
@@ -216,10 +248,21 @@ export class IOStreams {
       });
       const { frames, interval } = spinner.spinner;
       spinner.spinner = { interval, frames: frames.map((f) => this.err.cyan(f)) };
+      // The text stays on the spinner's line: a line that wraps is redrawn badly.
+      const { cutToWidth } = await import('../output/width.ts');
+      const width = () => {
+        const n = this.errColumns;
+        return n === undefined ? undefined : n - 2;
+      };
+      const fit = (t: string) => {
+        const n = width();
+        return n === undefined ? t : cutToWidth(t, n);
+      };
+      spinner.text = fit(text);
       spinner.start();
       return {
         update: (t) => {
-          spinner.text = t;
+          spinner.text = fit(t);
         },
         succeed: (t) => {
           spinner.succeed(t);
@@ -230,6 +273,7 @@ export class IOStreams {
         stop: () => {
           spinner.stop();
         },
+        width,
       };
     }
     const interval = opts.intervalMs ?? 3000;
@@ -274,5 +318,6 @@ export function systemIO(env: Env = process.env): IOStreams {
     isStdinTTY: () => process.stdin.isTTY === true,
     env,
     columns: () => (tty ? process.stdout.columns : undefined),
+    errColumns: () => (process.stderr.isTTY ? process.stderr.columns : undefined),
   });
 }

@@ -23,6 +23,11 @@ export interface Column<T = Record<string, unknown>> {
   default?: boolean;
   /** Right-align in tables (numbers). */
   align?: 'left' | 'right';
+  /**
+   * An identifier (a UUID): a table shows it whole or leaves it out, never cut, and without
+   * --fields after the columns people read (the name first). Other formats keep the order.
+   */
+  id?: boolean;
 }
 
 export interface OutputOptions {

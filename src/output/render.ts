@@ -51,6 +51,25 @@ export function createRowWriter<T>(
   const cols = chooseColumns(columns, opts.fields);
   const sep = opts.arraySep ?? ';';
   let count = 0;
+  const shaper = io.shaper;
+  if (shaper && (opts.format === 'json' || opts.format === 'ndjson')) {
+    // --jq or --template: the rows go to it, a page at a time (src/output/shape.ts).
+    const json = opts.format === 'json';
+    return {
+      get count() {
+        return count;
+      },
+      async write(rows) {
+        if (rows.length === 0) return;
+        count += rows.length;
+        const values = rows.map((r) => jsonOf(r, cols, opts));
+        await (json ? shaper.items(values) : shaper.values(values));
+      },
+      async end() {
+        if (json) await shaper.endItems();
+      },
+    };
+  }
   switch (opts.format) {
     case 'ndjson':
       return {
@@ -150,7 +169,7 @@ export function createRowWriter<T>(
           }
           const table = await tableText(io, cols, all, opts);
           await put(io, table.text);
-          if (table.note) noteOnce(io, table.note);
+          if (table.note) await noteOnce(io, table.note);
         },
       };
     }
@@ -177,12 +196,13 @@ function numericColumn<T>(rows: readonly T[], col: Column<T>): boolean {
 /** Notes already given through an IOStreams, so a command says each once. */
 const said = new WeakMap<IOStreams, Set<string>>();
 
-function noteOnce(io: IOStreams, note: string): void {
+async function noteOnce(io: IOStreams, note: string): Promise<void> {
   const notes = said.get(io) ?? new Set<string>();
   said.set(io, notes);
   if (notes.has(note)) return;
   notes.add(note);
-  io.info(io.err.dim(note));
+  const { wrapText } = await import('./wrap.ts');
+  io.info(io.err.dim(wrapText(note, io.errColumns)));
 }
 
 /**
@@ -195,22 +215,26 @@ async function tableText<T>(
   rows: T[],
   opts: RenderOptions<T>,
 ): Promise<{ text: string; note: string | undefined }> {
-  let columns = cols.map((c) => ({
+  // People read the name first: ids go last (where they fit), unless --fields orders them.
+  const ordered = opts.fields ? cols : [...cols.filter((c) => !c.id), ...cols.filter((c) => c.id)];
+  let columns = ordered.map((c) => ({
     key: c.key,
     header: tableHeader(c),
     align: c.align ?? (numericColumn(rows, c) ? ('right' as const) : ('left' as const)),
+    whole: c.id ?? false,
     cells: rows.map((r) => tableCell(r, c)),
   }));
   if (!opts.fields) columns = columns.filter((c, i) => i === 0 || c.cells.some((t) => t !== ''));
   const { drawTable } = await import('./table.ts');
-  const table = drawTable(columns, rows.length, io.columns, (s) => io.out.bold(s));
+  const width = io.wide ? undefined : io.columns;
+  const table = drawTable(columns, rows.length, width, (s) => io.out.bold(s));
   const left = table.dropped.map((i) => columns[i]!.key);
   return {
     text: table.text,
     note:
       left.length === 0
         ? undefined
-        : `Left out to fit the terminal's width: ${left.join(', ')} (choose the columns with --fields).`,
+        : `Left out to fit the terminal's width: ${left.join(', ')} (--wide shows every column; --fields chooses them).`,
   };
 }
 
@@ -246,6 +270,10 @@ export async function renderObject<T>(
   opts: RenderOptions<T> & { row?: boolean },
 ): Promise<void> {
   const cols = chooseColumns(columns, opts.fields);
+  if (io.shaper && (opts.format === 'json' || opts.format === 'ndjson')) {
+    await io.shaper.values([jsonOf(obj, cols, opts)]);
+    return;
+  }
   switch (opts.format) {
     case 'json':
       await put(io, `${JSON.stringify(jsonOf(obj, cols, opts), null, 2)}\n`);

@@ -4,12 +4,10 @@
 // show is what it prints, and nothing warns (no deprecated flag in the manual).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
 
 const GUIDE = new URL('../../docs/automations.md', import.meta.url).pathname;
 
@@ -29,13 +27,7 @@ let dir: string;
 
 before(async () => {
   t = await startTestSandbox({ seed: 'demo' });
-  dir = mkdtempSync(join(tmpdir(), 'ws-readme-automations-'));
-  const ws = join(dir, 'ws');
-  writeFileSync(
-    ws,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-  );
-  chmodSync(ws, 0o755);
+  dir = wsOnPath('ws-readme-automations-');
 });
 after(async () => {
   rmSync(dir, { recursive: true, force: true });

@@ -145,8 +145,9 @@ describe('ws deliveries list', () => {
     const r = await runWs(['deliveries', 'list', '--type', 'delivery'], { env, tty: true });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
-    assert.match(lines[0]!, /^ID\s+EVENT\s+STATUS\s+CODE\s+ATTEMPTS\s+WEBHOOK\s+CREATED$/);
-    assert.match(lines[2]!, /^[0-9a-f-]{36}\s+deal\.updated\s+failed\s+503\s+1\s+bad\s+\S+$/);
+    // The event first, the delivery id last (whole: the terminal is 120 columns wide).
+    assert.match(lines[0]!, /^EVENT\s+STATUS\s+CODE\s+ATTEMPTS\s+WEBHOOK\s+CREATED\s+ID$/);
+    assert.match(lines[2]!, /^deal\.updated\s+failed\s+503\s+1\s+bad\s+\S+\s+[0-9a-f-]{36}$/);
   });
 
   it('an unknown webhook name is not found (exit 4)', async () => {

@@ -32,8 +32,8 @@ describe('dot-path columns', () => {
       const table = await ctx.s.ws(['records', verb, 'deals', ...SELECT], { tty: true });
       assert.equal(table.code, 0, table.stderr);
       const [head, row] = table.stdout.split('\n');
-      assert.match(head!, /ID +NAME +ORGANIZATION\.NAME/);
-      assert.match(row!, new RegExp(`^${deal} +Big +Acme$`));
+      assert.match(head!, /^NAME +ORGANIZATION\.NAME +ID$/);
+      assert.match(row!, new RegExp(`^Big +Acme +${deal}$`));
 
       const fields = await ctx.s.ws([
         'records',

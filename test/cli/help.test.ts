@@ -195,7 +195,7 @@ describe('help', () => {
   it('ws help TOPIC prints the topic: environment, formatting, exit-codes, filters', async () => {
     const expected: Record<string, RegExp> = {
       environment: /WS_API_KEY .*\n[\s\S]*WS_CONFIG_DIR[\s\S]*HTTPS_PROXY/,
-      formatting: /--format tsv[\s\S]*--fields a,b/,
+      formatting: /--format tsv[\s\S]*--fields a,b[\s\S]*--jq EXPR[\s\S]*tablerow[\s\S]*hyperlink/,
       'exit-codes': /^Exit codes\n[\s\S]*\n {2}130 {2}interrupted/,
       filters: /stage:in=won,lost[\s\S]*organization\.name\^=Ac/,
     };

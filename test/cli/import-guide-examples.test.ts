@@ -4,12 +4,11 @@
 // its stdout must be the text block (CSV's \r\n read as line ends).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
 
 const GUIDE = new URL('../../docs/importing.md', import.meta.url).pathname;
 
@@ -47,13 +46,7 @@ let env: NodeJS.ProcessEnv;
 
 before(async () => {
   t = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'ws-readme-import-'));
-  const ws = join(dir, 'ws');
-  writeFileSync(
-    ws,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-  );
-  chmodSync(ws, 0o755);
+  dir = wsOnPath('ws-readme-import-');
   env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
 });
 after(async () => {

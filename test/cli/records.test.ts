@@ -37,8 +37,8 @@ describe('ws records list', () => {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     // close_date, empty on every row, is left out.
-    assert.match(lines[0]!, /^ID\s+NAME\s+STAGE\s+AMOUNT$/);
-    assert.match(lines[1]!, new RegExp(`^${ids[0]}\\s+Deal 0\\s+won\\s+0$`));
+    assert.match(lines[0]!, /^NAME\s+STAGE\s+AMOUNT\s+ID$/);
+    assert.match(lines[1]!, new RegExp(`^Deal 0\\s+won\\s+0\\s+${ids[0]}$`));
     assert.equal(lines.length, 3);
     assert.equal(r.stderr, 'Showing 2 deal records; more exist: use --limit N or --all.\n');
   });
@@ -791,7 +791,7 @@ describe('ws records on a terminal', () => {
 
     const query = await ctx.s.ws(['records', 'query', 'contacts', '--select', 'name,score'], tty);
     assert.equal(query.code, 0, query.stderr);
-    assert.match(query.stdout, /^ID +NAME +SCORE\n[0-9a-f-]{36} +Ada +3\n$/);
+    assert.match(query.stdout, /^NAME +SCORE +ID\nAda +3 +[0-9a-f-]{36}\n$/);
 
     const find = await ctx.s.ws(['records', 'find', 'contacts', 'email', 'ada@example.com'], tty);
     assert.equal(find.code, 0, find.stderr);

@@ -6,13 +6,12 @@
 // handler's, `ws deliveries list` and `ws deliveries get`; Ctrl-C removes listen's webhook.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runWs } from '../helpers/run.ts';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
 import { freePort } from '../helpers/webhook-receiver.ts';
 
 const GUIDE = new URL('../../docs/webhooks.md', import.meta.url).pathname;
@@ -70,13 +69,7 @@ const shells: Shell[] = [];
 
 before(async () => {
   t = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'ws-readme-'));
-  const ws = join(dir, 'ws');
-  writeFileSync(
-    ws,
-    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-  );
-  chmodSync(ws, 0o755);
+  dir = wsOnPath('ws-readme-');
   env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
 });
 after(async () => {

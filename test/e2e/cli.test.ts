@@ -363,6 +363,29 @@ main(${JSON.stringify(args)}).then((code) => {
       });
       for (const m of ['fs/promises', 'crypto', 'readline', 'tls', 'assert'])
         assert.ok(!list.has(m), `ws records list loads ${m}`);
+      // jq (WebAssembly) and Liquid load only with --jq and --template: the bundle's files
+      // that hold them are known by their source maps.
+      const creds = {
+        WS_BASE_URL: ready.url,
+        WS_TEAM_ID: ready.team_id,
+        WS_API_KEY: ready.api_key,
+      };
+      const packages = (files: string[]) =>
+        new Set(
+          files
+            .filter((f) => f.startsWith(`${ROOT}dist`))
+            .flatMap((f) => JSON.parse(readFileSync(`${f}.map`, 'utf8')).sources as string[])
+            .flatMap((src) => /node_modules\/(jq-wasm|liquidjs)\//.exec(src)?.[1] ?? []),
+        );
+      assert.deepEqual(packages(list.files), new Set(), 'ws records list --json');
+      assert.deepEqual(packages(auth.files), new Set(), 'ws auth status');
+      const jq = loaded(
+        ['records', 'list', 'contacts', '--limit', '5', '--jq', '.[] | .id'],
+        creds,
+      );
+      assert.deepEqual(packages(jq.files), new Set(['jq-wasm']), '--jq');
+      const liquid = loaded(['auth', 'status', '--template', '{{ team_id }}'], creds);
+      assert.deepEqual(packages(liquid.files), new Set(['liquidjs']), '--template');
       // The sandbox console (its server, and its page in dist/console) loads with `ws sandbox`
       // alone: no file these commands read holds its code (its cookie's name is a string the
       // build keeps).

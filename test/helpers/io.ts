@@ -37,6 +37,9 @@ export function testIO(opts: TestIOOptions = {}): TestIO {
     isStdinTTY: opts.stdinTTY ?? tty,
     env: opts.env ?? {},
     ...(opts.columns === null ? {} : { columns: opts.columns ?? 120 }),
+    ...(opts.columns === null || !(opts.stderrTTY ?? tty)
+      ? {}
+      : { errColumns: opts.columns ?? 120 }),
   });
   return {
     io,

@@ -2,6 +2,9 @@
 // are stopped (`ws webhooks listen`, `ws deliveries tail`): stdout read line by line as it
 // comes, stderr kept, signals sent, the exit awaited. Run `npm run build` first.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
@@ -32,6 +35,21 @@ export function wsEnv(configDir: string, extra: Record<string, string> = {}): No
     WS_BASE_URL: '',
     ...extra,
   };
+}
+
+/**
+ * A new temporary directory holding a `ws` command that runs the built bin/ws.js, to put
+ * first on PATH so that examples run as printed (`ws …`). The caller removes it.
+ */
+export function wsOnPath(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const ws = join(dir, 'ws');
+  writeFileSync(
+    ws,
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  chmodSync(ws, 0o755);
+  return dir;
 }
 
 export function spawnWs(args: string[], env: NodeJS.ProcessEnv): Spawned {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import stringWidth from 'string-width';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/ws.js', import.meta.url).pathname;
@@ -93,6 +94,18 @@ export class Terminal {
   async screen(): Promise<string> {
     const { stdout } = await this.tmux('capture-pane', '-p');
     return stdout.replace(/\s+$/, '');
+  }
+
+  /**
+   * The lines of the screen the terminal wrapped because they were wider than it (tmux
+   * joins them again), blanks at their ends dropped.
+   */
+  async wrapped(): Promise<string[]> {
+    const { stdout } = await this.tmux('capture-pane', '-p', '-J');
+    return stdout
+      .split('\n')
+      .map((l) => l.replace(/\s+$/, ''))
+      .filter((l) => stringWidth(l) > this.size.columns);
   }
 
   /** Wait until the screen shows `pattern`; fail, showing the screen, after `ms`. */

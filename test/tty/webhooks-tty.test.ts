@@ -85,7 +85,7 @@ describe('webhooks and deliveries at a terminal', { skip: noTerminal }, () => {
     const [name] = await names();
     const ping = await runWs(['webhooks', 'ping', name!, '--wait'], { env });
     assert.equal(ping.code, 0, ping.stderr);
-    await term.waitFor(/\d\d:\d\d:\d\d {2}webhook\.test {6}[0-9a-f-]{36} {2}✓ signature ok/);
+    await term.waitFor(/\d\d:\d\d:\d\d {2}webhook\.test {6}✓ signature ok {2}[0-9a-f-]{36}/);
     await term.keys('C-c');
     const end = await term.finished();
     assert.equal(end.code, 130, end.screen);
@@ -109,7 +109,7 @@ describe('webhooks and deliveries at a terminal', { skip: noTerminal }, () => {
     await term.waitFor(/0 shown · next check in \d+s · \d+ requests spent/);
     await runWs(['webhooks', 'ping', 'tty-tail', '--wait'], { env });
     await term.waitFor(
-      /\d\d:\d\d:\d\d {2}webhook\.test {6}success {2}200 {2}tty-tail {2}[0-9a-f-]{36}/,
+      /\d\d:\d\d:\d\d {2}webhook\.test {6}success {2}200 {2}tty-tail +[0-9a-f-]{36}/,
     );
     await term.waitFor(/1 shown · next check in 1s/);
     await term.keys('C-c');

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Column } from '../../src/output/format.ts';
 import { renderObject, renderRows } from '../../src/output/render.ts';
-import { drawTable, fitWidths } from '../../src/output/table.ts';
-import { cutToWidth, displayWidth, oneLine } from '../../src/output/width.ts';
+import { drawTable } from '../../src/output/table.ts';
+import { cutToWidth, displayWidth, fitLine, fitWidths, oneLine } from '../../src/output/width.ts';
 import { testIO } from '../helpers/io.ts';
 
 const ID = '7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a';
@@ -142,7 +142,8 @@ describe('tables on a terminal', () => {
     assert.match(t.stdout(), /^ID +NAME +TITLE\n/);
     assert.equal(
       t.stderr(),
-      "Left out to fit the terminal's width: email, status (choose the columns with --fields).\n",
+      // Broken between words at the width of stderr's terminal.
+      "Left out to fit the terminal's width: email, status (--wide\nshows every column; --fields chooses them).\n",
     );
   });
 
@@ -221,5 +222,75 @@ describe('one object', () => {
       `profile   main\nbase_url  http://x\nteam_id   ${ID}\nnote      one\n          two\n` +
         'profile  main\nnote\n',
     );
+  });
+});
+
+describe('ids in tables', () => {
+  const withId: Column<Contact>[] = [{ key: 'id', id: true }, ...contactColumns.slice(1)];
+
+  it('come after the columns people read, whole where they fit', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 120 });
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(t.stdout(), /^NAME +TITLE +EMAIL +ID\n/);
+    assert.match(t.stdout(), new RegExp(`Ada Lovelace .* ${ID}\\n`));
+    assert.equal(t.stderr(), '');
+  });
+
+  it('are left out, never cut, before another column is cut for them', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 80 });
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(t.stdout(), /^NAME +TITLE +EMAIL\n/);
+    assert.match(t.stdout(), /dmitri\.kowalski@cedarstone\.example\n$/);
+    assert.doesNotMatch(t.stdout(), /…/);
+    assert.match(t.stderr(), /^Left out to fit the terminal's width: id \(--wide/);
+  });
+
+  it('keep their place with --fields, and every format keeps the order and the whole id', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 50 });
+    await renderRows(t.io, contacts, withId, { format: 'table', fields: ['id', 'name'] });
+    assert.match(t.stdout(), new RegExp(`^ID +NAME\\n${ID}  Ada Lovelace\\n.*  Dmitri Kowa…\\n$`));
+    for (const format of ['tsv', 'csv'] as const) {
+      const p = testIO({ columns: null });
+      await renderRows(p.io, contacts, withId, { format });
+      assert.ok(
+        p
+          .stdout()
+          .split(/\r?\n/)
+          [format === 'csv' ? 1 : 0]!.startsWith(`${ID}${format === 'csv' ? ',' : '\t'}`),
+      );
+    }
+  });
+
+  it('--wide draws every column whole, even wider than the terminal', async () => {
+    const t = testIO({ tty: true, env: { NO_COLOR: '1' }, columns: 40 });
+    t.io.wide = true;
+    await renderRows(t.io, contacts, withId, { format: 'table' });
+    assert.match(
+      t.stdout(),
+      new RegExp(
+        `^NAME +TITLE +EMAIL +ID\\nAda Lovelace +CEO +ada\\.lovelace@northwind\\.example +${ID}\\n`,
+      ),
+    );
+    assert.equal(t.stderr(), '');
+  });
+});
+
+describe('a line of a stream of rows', () => {
+  it('is fitted as a table is: the widest cell cut, an id whole or left out', () => {
+    const cells = [
+      { text: '12:00:00', width: 8 },
+      { text: 'record.updated', width: 16 },
+      { text: 'Order notifications', width: 19 },
+      { text: ID, width: 36, whole: true },
+    ];
+    assert.equal(fitLine(cells, 120), `12:00:00  record.updated    Order notifications  ${ID}`);
+    assert.equal(fitLine(cells, 60), '12:00:00  record.updated    Order notifications');
+    assert.equal(fitLine(cells, 40), '12:00:00  record.updated  Order notific…');
+    assert.equal(
+      fitLine(cells, undefined),
+      `12:00:00  record.updated    Order notifications  ${ID}`,
+    );
+    assert.deepEqual(fitWidths([10, 20, 36], [8, 8, 36], 80, [false, false, true]), [10, 20, 36]);
+    assert.deepEqual(fitWidths([10, 20, 36], [8, 8, 36], 60, [false, false, true]), [10, 20, null]);
   });
 });

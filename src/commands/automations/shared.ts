@@ -193,7 +193,7 @@ export function automationColumns(names: Names): Column<Automation>[] {
 /** Columns of `list`: one line per automation (`names()`: the names known when a row is shown). */
 export function automationListColumns(names: () => Names = () => NO_NAMES): Column<Automation>[] {
   return [
-    { key: 'id' },
+    { key: 'id', id: true },
     { key: 'name' },
     { key: 'kind' },
     { key: 'enabled', text: yesNo },

@@ -119,7 +119,7 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
  */
 export function deliveryColumns(names?: Map<string, string>): Column<Delivery | DeliveryDetail>[] {
   return [
-    { key: 'delivery_id', header: 'ID' },
+    { key: 'delivery_id', header: 'ID', id: true },
     { key: 'event', header: 'EVENT' },
     { key: 'type', header: 'TYPE', default: false },
     { key: 'status', header: 'STATUS' },
@@ -131,7 +131,7 @@ export function deliveryColumns(names?: Map<string, string>): Column<Delivery | 
       get: (d) => names?.get(d.webhook_id) ?? d.webhook_id,
       default: names !== undefined,
     },
-    { key: 'webhook_id', header: 'WEBHOOK ID', default: names === undefined },
+    { key: 'webhook_id', header: 'WEBHOOK ID', default: names === undefined, id: true },
     { key: 'created_at', header: 'CREATED' },
     { key: 'next_attempt_at', header: 'NEXT ATTEMPT', text, default: false },
     { key: 'dead_lettered', header: 'DEAD-LETTERED', text, default: false },

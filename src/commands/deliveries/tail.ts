@@ -6,6 +6,7 @@
 import type { Delivery } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { createRowWriter } from '../../output/render.ts';
+import { displayWidth, fitLine, type LineCell } from '../../output/width.ts';
 import { sleep } from '../../util/time.ts';
 import { isStop, stopped } from '../common/stop.ts';
 import { DeliveryPoller } from './poller.ts';
@@ -85,15 +86,25 @@ export async function run(opts: TailOptions, deps: Deps): Promise<void> {
   }
 }
 
-/** One delivery as a line for people. */
+/**
+ * One delivery as a line for people, fitted to the terminal: the delivery's id last (left
+ * out, never cut, where it does not fit).
+ */
 function tailLine(deps: Deps, d: Delivery, names: Map<string, string>): string {
   const c = deps.io.out;
   const time = deps.io.isStdoutTTY
     ? new Date(d.created_at).toLocaleTimeString('en-GB')
     : d.created_at;
-  const status = d.status === 'success' ? c.green(d.status.padEnd(7)) : c.red(d.status.padEnd(7));
-  const code = String(d.status_code ?? '-').padStart(3);
-  return `${c.dim(time)}  ${d.event.padEnd(16)}  ${status}  ${code}  ${names.get(d.webhook_id) ?? d.webhook_id}  ${c.dim(d.delivery_id)}`;
+  const name = names.get(d.webhook_id) ?? d.webhook_id;
+  const cells: LineCell[] = [
+    { text: time, width: displayWidth(time), style: c.dim },
+    { text: d.event, width: 16 },
+    { text: d.status, width: 7, style: d.status === 'success' ? c.green : c.red },
+    { text: String(d.status_code ?? '-'), width: 3, align: 'right' },
+    { text: name, width: Math.max(16, displayWidth(name)) },
+    { text: d.delivery_id, width: displayWidth(d.delivery_id), whole: true, style: c.dim },
+  ];
+  return fitLine(cells, deps.io.columns);
 }
 
 /** A line on stderr that is rewritten in place, on a terminal only (and not with --quiet). */

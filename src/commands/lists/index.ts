@@ -49,7 +49,10 @@ export function registerLists(program: Command, ctx: CommandContext): void {
       .action((o: OptionValues, cmd: Command) => {
         const f = flags(o);
         return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-          template: f.string('--template'),
+          // ws's global --template (a Liquid template for the output) takes the flag
+          // wherever it is written; here it is the list's template (main.ts drops the global
+          // meaning for a verb that has a --template of its own).
+          template: f.string('--template') ?? flags(cmd.optsWithGlobals()).string('--template'),
           name: f.string('--name'),
           objectType: f.string('--object-type'),
         });

@@ -162,7 +162,7 @@ export async function buildWrite(
  */
 export function rowColumns(slugs: readonly string[]): Column<Row>[] {
   return [
-    { key: 'id' },
+    { key: 'id', id: true },
     ...slugs
       .filter((s) => s !== 'id')
       .map(

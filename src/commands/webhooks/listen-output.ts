@@ -4,6 +4,8 @@
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { createRowWriter, type RowWriter } from '../../output/render.ts';
+import { displayWidth, fitLine, type LineCell } from '../../output/width.ts';
+import { wrapText } from '../../output/wrap.ts';
 import type { Received } from '../../webhooks/receiver.ts';
 
 export interface ReadyInfo {
@@ -122,11 +124,15 @@ export class ListenOutput {
     if (info.secret !== undefined) io.println(info.secret);
     const e = io.err;
     const via = info.webhook.url === info.url ? '' : ` (the service sends to ${info.webhook.url})`;
+    // Broken between words at the terminal's width (the terminal would break a word).
     io.info(
-      `${e.green('Ready:')} listening on ${info.url}${via} as webhook ${e.bold(info.webhook.name)} (${info.webhook.id})` +
-        (info.forwardTo ? `, forwarding to ${info.forwardTo}` : '') +
-        (info.events.length > 0 ? `, events ${info.events.join(', ')}` : '') +
-        '. Press Ctrl-C to stop.',
+      wrapText(
+        `${e.green('Ready:')} listening on ${info.url}${via} as webhook ${e.bold(info.webhook.name)} (${info.webhook.id})` +
+          (info.forwardTo ? `, forwarding to ${info.forwardTo}` : '') +
+          (info.events.length > 0 ? `, events ${info.events.join(', ')}` : '') +
+          '. Press Ctrl-C to stop.',
+        io.errColumns,
+      ),
     );
   }
 
@@ -145,29 +151,34 @@ export class ListenOutput {
     const { io } = this.deps;
     const c = io.out;
     const time = io.isStdoutTTY ? r.at.toLocaleTimeString('en-GB') : r.at.toISOString();
+    // A line fitted to the terminal: what people read first, the delivery's id last (left
+    // out, never cut, where it does not fit).
+    const cells: LineCell[] = [
+      { text: time, width: displayWidth(time), style: c.dim },
+      { text: r.kind === 'handshake' ? 'verification' : r.event, width: 16 },
+    ];
     if (r.kind === 'handshake') {
-      const tail =
-        r.answered === 200
-          ? c.green('challenge echoed')
-          : c.red('refused: the token is not this webhook’s');
-      io.println(`${c.dim(time)}  ${'verification'.padEnd(16)}  handshake  ${tail}`);
-      return;
+      const ok = r.answered === 200;
+      const tail = ok ? 'challenge echoed' : 'refused: the token is not this webhook’s';
+      cells.push({ text: 'handshake', width: 9 });
+      cells.push({ text: tail, width: displayWidth(tail), style: ok ? c.green : c.red });
+    } else if (!r.signature.valid) {
+      const tail = `✗ rejected (400): ${r.signature.detail}`;
+      cells.push({ text: tail, width: displayWidth(tail), style: c.red });
+    } else {
+      cells.push({ text: '✓ signature ok', width: 14, style: c.green });
+      if (r.forward) {
+        const f = r.forward;
+        const ok = f.status !== null && f.status >= 200 && f.status < 300;
+        const outcome = `→ ${f.status === null ? `${f.error}` : `${f.status} in ${f.ms}ms`}`;
+        cells.push({ text: outcome, width: displayWidth(outcome), style: ok ? c.green : c.red });
+      }
     }
-    const id = r.deliveryId || '(no delivery id)';
-    if (!r.signature.valid) {
-      io.println(
-        `${c.dim(time)}  ${r.event.padEnd(16)}  ${id}  ${c.red(`✗ rejected (400): ${r.signature.detail}`)}`,
-      );
-      return;
+    if (r.kind === 'delivery') {
+      const id = r.deliveryId || '(no delivery id)';
+      cells.push({ text: id, width: displayWidth(id), whole: true, style: c.dim });
     }
-    let tail = c.green('✓ signature ok');
-    if (r.forward) {
-      const f = r.forward;
-      const ok = f.status !== null && f.status >= 200 && f.status < 300;
-      const outcome = f.status === null ? `${f.error}` : `${f.status} in ${f.ms}ms`;
-      tail += `  → ${ok ? c.green(outcome) : c.red(outcome)}`;
-    }
-    io.println(`${c.dim(time)}  ${r.event.padEnd(16)}  ${id}  ${tail}`);
+    io.println(fitLine(cells, io.columns));
   }
 
   async stopped(s: Stopped, webhookName: string): Promise<void> {

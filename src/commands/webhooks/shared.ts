@@ -122,7 +122,7 @@ const yesNo = (v: unknown) => (v === true ? 'yes' : v === false ? 'no' : '');
 
 /** Every field of a webhook; the listing shows a few by default. */
 export const webhookColumns: Column<Webhook>[] = [
-  { key: 'id', header: 'ID' },
+  { key: 'id', header: 'ID', id: true },
   { key: 'name', header: 'NAME' },
   { key: 'url', header: 'URL' },
   { key: 'enabled', header: 'ENABLED', text: yesNo },
