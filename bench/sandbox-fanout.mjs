@@ -292,16 +292,19 @@ async function main() {
       const job = await http('POST', prism('contact/import'), { objects: rows });
       if (job.status !== 202) throw new Error(`import answered ${job.status}`);
       for (;;) {
-        const status = await http('GET', prism(`import/${job.body.job_id}`));
+        const status = await http('GET', prism(`imports/${job.body.job_id}`));
+        if (status.status !== 200) throw new Error(`the job's status answered ${status.status}`);
         if (status.body.status === 'complete') break;
         await new Promise((r) => setTimeout(r, 50));
       }
       const imported = performance.now() - started;
-      // Every delivery made is sent (those past the bound are kept failed, not sent).
+      // Every delivery made is sent (those past the bound are kept failed, not sent). The
+      // listings show a delivery once its first attempt has ended, never one waiting: the
+      // sending is over when the receiver has had nothing new for 3 s.
       let failed = 0;
-      for (;;) {
-        const pending = await http('GET', hooks(`/${hook.id}/deliveries?status=pending&limit=1`));
-        if (pending.body.data.length === 0) break;
+      for (let last = -1, since = Date.now(); Date.now() - since < 3000; ) {
+        const { received: now } = await ask('count');
+        if (now !== last) [last, since] = [now, Date.now()];
         await new Promise((r) => setTimeout(r, 100));
       }
       for (let cursor = ''; ; ) {
