@@ -564,7 +564,8 @@ describe('the transport on a kept connection, and answers it cannot read', () =>
     const ends = `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nconnection: close\r\n\r\n${bytes.toString('latin1')}`;
     let i = 0;
     const server = await rawServer((socket) => {
-      socket.once('data', () => {
+      // Each request is answered, a kept connection's next one too.
+      socket.on('data', () => {
         // Written a few bytes at a time, as a slow network would deliver them.
         const out = Buffer.from(i++ % 2 === 0 ? chunked : ends, 'latin1');
         let at = 0;
