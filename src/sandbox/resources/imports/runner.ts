@@ -1,10 +1,10 @@
-// The background work of asynchronous imports: steps of up to STEP_ROWS rows of the
-// processing jobs, oldest job first, one after the other with the event loop's turn between
-// them (setImmediate): the requests that arrived meanwhile (polls, new imports) are answered
-// between two steps, and no time is lost waiting on a timer. A step runs synchronously, so
-// the store (and the data file written from it) never holds half a step: a job's results
-// and its records always agree, and a job restored from a data file resumes exactly where it
-// stopped.
+// The background work of asynchronous imports: steps of the processing jobs' rows, oldest
+// job first, each sized to take about STEP_MS with the automation runs its rows start, one
+// after the other with the event loop's turn between them (setImmediate): the requests that
+// arrived meanwhile (polls, new imports) are answered between two steps, and no time is lost
+// waiting on a timer. A step runs synchronously, so the store (and the data file written
+// from it) never holds half a step: a job's results and its records always agree, and a job
+// restored from a data file resumes exactly where it stopped.
 //
 // The work is driven by the store's state: a step finds the processing jobs in the imports
 // slice, so reset() (no jobs left) stops it and a restored snapshot (new job objects)
@@ -17,11 +17,15 @@ import type { Store } from '../../store.ts';
 import { type ImportJob, type ImportsModel, importsOf } from './model.ts';
 import { importRange, RowImporter } from './rows.ts';
 
-/**
- * Rows per step (about 10 ms of work): a poll between two steps sees `processed` grow by
- * this much.
- */
+/** Rows per step at the most (a poll between two steps sees `processed` grow by this much). */
 export const STEP_ROWS = 500;
+/**
+ * The time a step may take, with the automation runs its rows start (they start in the same
+ * turn of the event loop, once the step's writes are done). The rows of the next step are
+ * sized from the last step's time, so a job whose rows each fire 50 automations takes a
+ * few rows a step, and one that fires none, STEP_ROWS.
+ */
+const STEP_MS = 8;
 
 const runners = new WeakMap<Store, ImportRunner>();
 
@@ -42,6 +46,8 @@ export class ImportRunner {
   /** A step's work is under way: the next step waits for it. */
   private waiting = false;
   private stopped = false;
+  /** Rows of the next step: sized from the last step's time (see STEP_MS). */
+  private rows = STEP_ROWS;
 
   constructor(store: Store) {
     this.store = store;
@@ -59,7 +65,7 @@ export class ImportRunner {
       this.timer = undefined;
       this.waiting = true;
       void this.store.work
-        .within(() => this.step())
+        .within(() => this.timedStep())
         .finally(() => {
           this.waiting = false;
           this.kick();
@@ -74,13 +80,27 @@ export class ImportRunner {
     this.timer = undefined;
   }
 
-  /** One step: up to STEP_ROWS rows, oldest job first. */
-  step(): void {
-    let budget = STEP_ROWS;
+  /**
+   * A step, timed with the runs its rows started (they start in a microtask the step's first
+   * write queued, which runs before this one's `await` resumes): the next step's rows are
+   * sized to take about STEP_MS.
+   */
+  private async timedStep(): Promise<void> {
+    const started = performance.now();
+    const attempted = this.step(this.rows);
+    await undefined;
+    const perRow = (performance.now() - started) / Math.max(1, attempted);
+    this.rows = Math.max(1, Math.min(STEP_ROWS, Math.floor(STEP_MS / Math.max(perRow, 1e-3))));
+  }
+
+  /** One step: up to `rows` rows, oldest job first; returns how many were attempted. */
+  private step(rows: number): number {
+    let budget = rows;
     for (const job of this.model.processing()) {
       if (budget <= 0) break;
       budget -= this.advance(job, budget);
     }
+    return rows - budget;
   }
 
   private get model(): ImportsModel {
