@@ -4,8 +4,8 @@
 // hosted service does not have, automation runs and contact views. A service without them
 // answers 404 or 405, which these calls turn into one clear error (`operation_unavailable`,
 // exit 1).
-import { ApiError, ExitCode } from '../errors.ts';
 import type { ApiClient } from './client.ts';
+import { notOffered } from './errors.ts';
 import type { AutomationType } from './object-types.ts';
 import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
@@ -127,17 +127,12 @@ export interface ContactView {
 
 /** A 404 or 405 on a sandbox control endpoint: the service is not a ws sandbox. */
 export function unavailable(err: unknown, what: string, instead: string): unknown {
-  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
-  return new ApiError({
-    status: err.status,
-    code: 'operation_unavailable',
-    message: `This service does not offer ${what}: they are a feature of the ws sandbox, not of the API (it answered ${err.method} ${new URL(err.url).pathname} with ${err.status}).`,
-    hint: instead,
-    requestId: err.requestId,
-    method: err.method,
-    url: err.url,
-    exitCode: ExitCode.error,
-  });
+  return notOffered(
+    err,
+    (answer) =>
+      `This service does not offer ${what}: they are a feature of the ws sandbox, not of the API (it answered ${answer.method} ${new URL(answer.url).pathname} with ${answer.status}).`,
+    instead,
+  );
 }
 
 /** GET /__sandbox/automation_runs → one page of runs, oldest first, after sequence `after`. */

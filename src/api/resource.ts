@@ -1,5 +1,6 @@
 // The calls every resource of the API makes alike, written once: read one, create, patch,
-// replace and delete, at `…/{collection}` and `…/{collection}/{id}`. Each is a typed call
+// replace, delete and act on one, at `…/{collection}`, `…/{collection}/{id}` and
+// `…/{collection}/{id}/{action}`. Each is a typed call
 // with the signature a hand-written one would have, `(client, ...scope, [id,] [body,] opts?)`,
 // that answers the body the service sent; its errors are the client's (api/errors.ts).
 import type { ApiClient } from './client.ts';
@@ -17,16 +18,17 @@ type CollectionPath<Scope extends unknown[]> = (client: ApiClient, ...scope: Sco
 
 export function resource<Scope extends unknown[]>(collection: CollectionPath<Scope>) {
   const scopeSize = collection.length - 1;
-  /** Sends `method` to the collection, or to the item whose id comes after the scope. */
+  /** Sends `method` to the collection, or to the item whose id follows the scope, or its action. */
   async function send<T>(
     client: ApiClient,
     method: string,
     args: unknown[],
-    parts: { id: boolean; body: boolean },
+    parts: { id: boolean; body: boolean; action?: string },
   ): Promise<T> {
     let next = scopeSize;
     const path = collection(client, ...(args.slice(0, next) as Scope));
     if (parts.id) path.push(args[next++] as string);
+    if (parts.action !== undefined) path.push(parts.action);
     const body = parts.body ? args[next++] : undefined;
     const opts = (args[next] ?? {}) as CallOptions;
     const res = await client.request<T>({ method, path, body, signal: opts.signal });
@@ -58,5 +60,10 @@ export function resource<Scope extends unknown[]>(collection: CollectionPath<Sco
     ): Promise<void> => {
       await send(client, 'DELETE', args, item);
     },
+    /** POST …/{id}/{action}, with no body → the answer. */
+    action:
+      <T>(action: string) =>
+      (client: ApiClient, ...args: [...Scope, id: string, opts?: CallOptions]) =>
+        send<T>(client, 'POST', args, { ...item, action }),
   };
 }

@@ -3,6 +3,7 @@
 // 405, which these calls turn into one clear error (`operation_unavailable`, exit 1).
 import { ApiError, ExitCode } from '../errors.ts';
 import type { ApiClient } from './client.ts';
+import { notOffered } from './errors.ts';
 import type { ViewType } from './object-types.ts';
 import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
@@ -70,17 +71,12 @@ export const updateView = views.update<ViewPatch, View>;
 
 /** A 404 or 405 on an operation the documented API does not have: it is not offered. */
 function unavailable(err: unknown, what: string, instead: string): unknown {
-  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
-  return new ApiError({
-    status: err.status,
-    code: 'operation_unavailable',
-    message: `This service does not offer ${what} (it answered ${err.method} ${new URL(err.url).pathname} with ${err.status}: ${err.message}).`,
-    hint: `${what[0]!.toUpperCase()}${what.slice(1)} is an extension of the ws sandbox, not part of the documented API. ${instead}`,
-    requestId: err.requestId,
-    method: err.method,
-    url: err.url,
-    exitCode: ExitCode.error,
-  });
+  return notOffered(
+    err,
+    (answer) =>
+      `This service does not offer ${what} (it answered ${answer.method} ${new URL(answer.url).pathname} with ${answer.status}: ${answer.message}).`,
+    `${what[0]!.toUpperCase()}${what.slice(1)} is an extension of the ws sandbox, not part of the documented API. ${instead}`,
+  );
 }
 
 /**

@@ -50,32 +50,10 @@ export const updateWebhook = webhooks.update<WebhookPatch, WebhookWithVerificati
 export const deleteWebhook = webhooks.remove;
 
 /** POST …/{webhookId}/verify: the handshake runs again. */
-export async function verifyWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<AnswerOf<'verifyWebhook', 200>> {
-  const res = await client.request<AnswerOf<'verifyWebhook', 200>>({
-    method: 'POST',
-    path: [...base(client), id, 'verify'],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const verifyWebhook = webhooks.action<AnswerOf<'verifyWebhook', 200>>('verify');
 
 /** POST …/{webhookId}/ping: a `webhook.test` event, sent only to an enabled, verified webhook. */
-export async function pingWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<PingResult> {
-  const res = await client.request<PingResult>({
-    method: 'POST',
-    path: [...base(client), id, 'ping'],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const pingWebhook = webhooks.action<PingResult>('ping');
 
 export interface DeliveryQuery extends CallOptions {
   /** One webhook's log; the team's without. */
