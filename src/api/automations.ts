@@ -4,9 +4,10 @@
 // hosted service does not have, automation runs and contact views. A service without them
 // answers 404 or 405, which these calls turn into one clear error (`operation_unavailable`,
 // exit 1).
-import { ApiError, ExitCode } from '../errors.ts';
 import type { ApiClient } from './client.ts';
+import { notOffered } from './errors.ts';
 import type { AutomationType } from './object-types.ts';
+import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
 export type Automation = Schemas['TriggeredAutomation'];
@@ -15,10 +16,6 @@ export type AutomationKind = Schemas['AutomationKind'];
 export type AutomationPage = AnswerOf<'listAutomations', 200>;
 export type ActionItem = Schemas['ActionItem'];
 export type Webhook = Schemas['Webhook'];
-
-interface CallOptions {
-  signal?: AbortSignal | undefined;
-}
 
 function automationsPath(client: ApiClient, type: AutomationType): string[] {
   return ['v2', 'prism', client.teamId, type, 'triggered_automations'];
@@ -49,84 +46,26 @@ export async function listAutomations(
   return res.body;
 }
 
+const automations = resource(automationsPath);
+
 /** GET …/triggered_automations/{id} → the automation. */
-export async function getAutomation(
-  client: ApiClient,
-  type: AutomationType,
-  id: string,
-  opts: CallOptions = {},
-): Promise<Automation> {
-  const res = await client.request<AnswerOf<'getAutomation', 200>>({
-    method: 'GET',
-    path: [...automationsPath(client, type), id],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const getAutomation = automations.get<Automation>;
 
 /** POST …/triggered_automations → 201 with the created automation. */
-export async function createAutomation(
-  client: ApiClient,
-  type: AutomationType,
-  body: AutomationWrite,
-  opts: CallOptions = {},
-): Promise<Automation> {
-  const res = await client.request<AnswerOf<'createAutomation', 201>>({
-    method: 'POST',
-    path: automationsPath(client, type),
-    body,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const createAutomation = automations.create<AutomationWrite, Automation>;
 
 /** PUT …/triggered_automations/{id}: the whole automation replaced by `body`. */
-export async function replaceAutomation(
-  client: ApiClient,
-  type: AutomationType,
-  id: string,
-  body: AutomationWrite,
-  opts: CallOptions = {},
-): Promise<Automation> {
-  const res = await client.request<AnswerOf<'replaceAutomation', 200>>({
-    method: 'PUT',
-    path: [...automationsPath(client, type), id],
-    body,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const replaceAutomation = automations.replace<AutomationWrite, Automation>;
 
 /** DELETE …/triggered_automations/{id}. */
-export async function deleteAutomation(
-  client: ApiClient,
-  type: AutomationType,
-  id: string,
-  opts: CallOptions = {},
-): Promise<void> {
-  await client.request({
-    method: 'DELETE',
-    path: [...automationsPath(client, type), id],
-    signal: opts.signal,
-  });
-}
+export const deleteAutomation = automations.remove;
 
 /**
  * GET /v2/webhooks/{teamId} → every webhook of the team, to name the webhook of a webhook
  * step. While the hosted gateway keeps webhook routes a preview, the client answers
  * `webhooks_unavailable` (api/errors.ts).
  */
-export async function listTeamWebhooks(
-  client: ApiClient,
-  opts: CallOptions = {},
-): Promise<Webhook[]> {
-  const res = await client.request<AnswerOf<'listWebhooks', 200>>({
-    method: 'GET',
-    path: ['v2', 'webhooks', client.teamId],
-    signal: opts.signal,
-  });
-  return res.body?.data ?? [];
-}
+export { listWebhooks as listTeamWebhooks } from './webhooks.ts';
 
 // ---------------------------------------------------------------- sandbox control endpoints
 
@@ -188,17 +127,12 @@ export interface ContactView {
 
 /** A 404 or 405 on a sandbox control endpoint: the service is not a ws sandbox. */
 export function unavailable(err: unknown, what: string, instead: string): unknown {
-  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
-  return new ApiError({
-    status: err.status,
-    code: 'operation_unavailable',
-    message: `This service does not offer ${what}: they are a feature of the ws sandbox, not of the API (it answered ${err.method} ${new URL(err.url).pathname} with ${err.status}).`,
-    hint: instead,
-    requestId: err.requestId,
-    method: err.method,
-    url: err.url,
-    exitCode: ExitCode.error,
-  });
+  return notOffered(
+    err,
+    (answer) =>
+      `This service does not offer ${what}: they are a feature of the ws sandbox, not of the API (it answered ${answer.method} ${new URL(answer.url).pathname} with ${answer.status}).`,
+    instead,
+  );
 }
 
 /** GET /__sandbox/automation_runs → one page of runs, oldest first, after sequence `after`. */

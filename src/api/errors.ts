@@ -150,3 +150,25 @@ export function toApiError(ans: RawAnswer): ApiError {
   }
   return new ApiError({ ...base, code, message, hint });
 }
+
+/**
+ * A 404 or 405 on an operation the service does not offer, as one `operation_unavailable`
+ * error (exit 1) whose message `says` from that answer; any other error is returned as it is.
+ */
+export function notOffered(
+  err: unknown,
+  says: (answer: ApiError) => string,
+  hint: string,
+): unknown {
+  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
+  return new ApiError({
+    status: err.status,
+    code: 'operation_unavailable',
+    message: says(err),
+    hint,
+    requestId: err.requestId,
+    method: err.method,
+    url: err.url,
+    exitCode: ExitCode.error,
+  });
+}

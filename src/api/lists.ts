@@ -1,6 +1,7 @@
 // Typed calls for the list endpoints (`/v2/prism/{teamId}/lists`): create a list from a
 // template, list the lists that are not core ones, read one with its views.
 import type { ApiClient } from './client.ts';
+import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
 export type List = Schemas['List'];
@@ -9,28 +10,14 @@ export type ListCreate = Schemas['ListCreate'];
 export type ListPage = AnswerOf<'listLists', 200>;
 export type ListTemplate = Schemas['ListTemplate'];
 
-interface CallOptions {
-  signal?: AbortSignal | undefined;
-}
-
 function listsPath(client: ApiClient): string[] {
   return ['v2', 'prism', client.teamId, 'lists'];
 }
 
+const lists = resource(listsPath);
+
 /** POST …/lists → the list, with the views its template made. */
-export async function createList(
-  client: ApiClient,
-  body: ListCreate,
-  opts: CallOptions = {},
-): Promise<ListWithViews> {
-  const res = await client.request<AnswerOf<'createList', 201>>({
-    method: 'POST',
-    path: listsPath(client),
-    body,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const createList = lists.create<ListCreate, ListWithViews>;
 
 /** GET …/lists → one page of lists. */
 export async function listLists(
@@ -47,15 +34,4 @@ export async function listLists(
 }
 
 /** GET …/lists/{listId} → the list and its views. */
-export async function getList(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<ListWithViews> {
-  const res = await client.request<ListWithViews>({
-    method: 'GET',
-    path: [...listsPath(client), id],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const getList = lists.get<ListWithViews>;

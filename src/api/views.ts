@@ -3,7 +3,9 @@
 // 405, which these calls turn into one clear error (`operation_unavailable`, exit 1).
 import { ApiError, ExitCode } from '../errors.ts';
 import type { ApiClient } from './client.ts';
+import { notOffered } from './errors.ts';
 import type { ViewType } from './object-types.ts';
+import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
 export type View = Schemas['View'];
@@ -19,44 +21,17 @@ export interface ViewRecordsPage {
   records: { data: ViewRecord[]; has_more: boolean; next_cursor: string | null };
 }
 
-interface CallOptions {
-  signal?: AbortSignal | undefined;
-}
-
 function viewsPath(client: ApiClient, type: ViewType): string[] {
   return ['v2', 'prism', client.teamId, type, 'views'];
 }
 
+const views = resource(viewsPath);
+
 /** POST /v2/prism/{teamId}/{viewObjectType}/views → the created view. */
-export async function createView(
-  client: ApiClient,
-  type: ViewType,
-  body: ViewCreate,
-  opts: CallOptions = {},
-): Promise<View> {
-  const res = await client.request<AnswerOf<'createView', 201>>({
-    method: 'POST',
-    path: viewsPath(client, type),
-    body,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const createView = views.create<ViewCreate, View>;
 
 /** GET …/views/{viewId} → the view bundle. */
-export async function getView(
-  client: ApiClient,
-  type: ViewType,
-  id: string,
-  opts: CallOptions = {},
-): Promise<View> {
-  const res = await client.request<View>({
-    method: 'GET',
-    path: [...viewsPath(client, type), id],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const getView = views.get<View>;
 
 /** GET …/views/{viewId}?include=records → the view and one page of its records (at most 50). */
 export async function getViewRecords(
@@ -92,35 +67,16 @@ export async function getViewRecords(
 }
 
 /** PATCH …/views/{viewId}: the fields given replace the view's (select, filter, sort wholesale). */
-export async function updateView(
-  client: ApiClient,
-  type: ViewType,
-  id: string,
-  patch: ViewPatch,
-  opts: CallOptions = {},
-): Promise<View> {
-  const res = await client.request<View>({
-    method: 'PATCH',
-    path: [...viewsPath(client, type), id],
-    body: patch,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const updateView = views.update<ViewPatch, View>;
 
 /** A 404 or 405 on an operation the documented API does not have: it is not offered. */
 function unavailable(err: unknown, what: string, instead: string): unknown {
-  if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) return err;
-  return new ApiError({
-    status: err.status,
-    code: 'operation_unavailable',
-    message: `This service does not offer ${what} (it answered ${err.method} ${new URL(err.url).pathname} with ${err.status}: ${err.message}).`,
-    hint: `${what[0]!.toUpperCase()}${what.slice(1)} is an extension of the ws sandbox, not part of the documented API. ${instead}`,
-    requestId: err.requestId,
-    method: err.method,
-    url: err.url,
-    exitCode: ExitCode.error,
-  });
+  return notOffered(
+    err,
+    (answer) =>
+      `This service does not offer ${what} (it answered ${answer.method} ${new URL(answer.url).pathname} with ${answer.status}: ${answer.message}).`,
+    `${what[0]!.toUpperCase()}${what.slice(1)} is an extension of the ws sandbox, not part of the documented API. ${instead}`,
+  );
 }
 
 /**

@@ -3,6 +3,7 @@
 // Authentication Token"; the client turns that into `webhooks_unavailable` (api/errors.ts)
 // for every call here.
 import type { ApiClient } from './client.ts';
+import { type CallOptions, resource } from './resource.ts';
 import type { AnswerOf, QueryOf, Schemas } from './types.ts';
 
 export type Webhook = Schemas['Webhook'];
@@ -20,10 +21,6 @@ export type DeliveryStatus = Schemas['DeliveryStatus'];
 /** The largest page of the delivery listings. */
 export const MAX_DELIVERY_PAGE = 100;
 
-interface CallOptions {
-  signal?: AbortSignal | undefined;
-}
-
 function base(client: ApiClient): string[] {
   return ['v2', 'webhooks', client.teamId];
 }
@@ -38,87 +35,25 @@ export async function listWebhooks(client: ApiClient, opts: CallOptions = {}): P
   return res.body?.data ?? [];
 }
 
+const webhooks = resource(base);
+
 /** GET …/{webhookId} → the webhook. */
-export async function getWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<Webhook> {
-  const res = await client.request<Webhook>({
-    method: 'GET',
-    path: [...base(client), id],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const getWebhook = webhooks.get<Webhook>;
 
 /** POST /v2/webhooks/{teamId} → the webhook with its secret (answered this once) and verification. */
-export async function createWebhook(
-  client: ApiClient,
-  body: WebhookCreate,
-  opts: CallOptions = {},
-): Promise<WebhookCreated> {
-  const res = await client.request<WebhookCreated>({
-    method: 'POST',
-    path: base(client),
-    body,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const createWebhook = webhooks.create<WebhookCreate, WebhookCreated>;
 
 /** PATCH …/{webhookId}: a url change also answers `verification` (the handshake runs again). */
-export async function updateWebhook(
-  client: ApiClient,
-  id: string,
-  patch: WebhookPatch,
-  opts: CallOptions = {},
-): Promise<WebhookWithVerification> {
-  const res = await client.request<WebhookWithVerification>({
-    method: 'PATCH',
-    path: [...base(client), id],
-    body: patch,
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const updateWebhook = webhooks.update<WebhookPatch, WebhookWithVerification>;
 
 /** DELETE …/{webhookId}: the webhook and its delivery log. */
-export async function deleteWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<void> {
-  await client.request({ method: 'DELETE', path: [...base(client), id], signal: opts.signal });
-}
+export const deleteWebhook = webhooks.remove;
 
 /** POST …/{webhookId}/verify: the handshake runs again. */
-export async function verifyWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<AnswerOf<'verifyWebhook', 200>> {
-  const res = await client.request<AnswerOf<'verifyWebhook', 200>>({
-    method: 'POST',
-    path: [...base(client), id, 'verify'],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const verifyWebhook = webhooks.action<AnswerOf<'verifyWebhook', 200>>('verify');
 
 /** POST …/{webhookId}/ping: a `webhook.test` event, sent only to an enabled, verified webhook. */
-export async function pingWebhook(
-  client: ApiClient,
-  id: string,
-  opts: CallOptions = {},
-): Promise<PingResult> {
-  const res = await client.request<PingResult>({
-    method: 'POST',
-    path: [...base(client), id, 'ping'],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const pingWebhook = webhooks.action<PingResult>('ping');
 
 export interface DeliveryQuery extends CallOptions {
   /** One webhook's log; the team's without. */

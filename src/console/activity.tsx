@@ -9,9 +9,9 @@ import {
   CauseText,
   type Change,
   Changes,
+  Choice,
   getJson,
-  Loading,
-  Problem,
+  Listing,
   query,
   recordHref,
   StatusBadge,
@@ -42,6 +42,18 @@ const KINDS: [string, string][] = [
   ['delivery', 'Deliveries'],
   ['clock,reset', 'Clock and resets'],
 ];
+
+/** What an import or run entry tells of its job or run, by the entry's type. */
+const HAPPENED = new Map([
+  ['import.finished', 'finished'],
+  ['import.completed_now', 'done at once'],
+  ['run.resumed', 'resumed'],
+  ['run.finished', 'ended'],
+]);
+
+function happened(e: Entry): string {
+  return HAPPENED.get(e.type ?? '') ?? 'started';
+}
 
 function RecordEntry({ e }: { e: Entry }) {
   const type = e['object_type'] as string;
@@ -79,12 +91,7 @@ function ImportEntry({ e }: { e: Entry }) {
   const processed = e['processed'] as number;
   const jobId = e['job_id'] as string | null;
   const error = e['error'] as { code: string; message: string } | null;
-  const what =
-    e.type === 'import.finished'
-      ? 'finished'
-      : e.type === 'import.completed_now'
-        ? 'done at once'
-        : 'started';
+  const what = happened(e);
   return (
     <>
       <p>
@@ -147,8 +154,7 @@ export function StepsText({ steps }: { steps: RunSummary['steps'] }) {
 
 function RunEntry({ e }: { e: Entry }) {
   const run = e['run'] as RunSummary | null;
-  const verb =
-    e.type === 'run.resumed' ? 'resumed' : e.type === 'run.finished' ? 'ended' : 'started';
+  const verb = happened(e);
   if (run === null) {
     const type = e['object_type'] as string;
     const id = e['record_id'] as string;
@@ -270,39 +276,24 @@ export function ActivityPage() {
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
       <form class="filters" onSubmit={(ev) => ev.preventDefault()}>
-        <label>
-          Kind
-          <select
-            value={kind}
-            onChange={(ev) => {
-              setKind((ev.target as HTMLSelectElement).value);
-              reset();
-            }}
-          >
-            {KINDS.map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Object type
-          <select
-            value={type}
-            onChange={(ev) => {
-              setType((ev.target as HTMLSelectElement).value);
-              reset();
-            }}
-          >
-            <option value="">Any</option>
-            {session.object_types.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Kind"
+          value={kind}
+          options={KINDS}
+          onChange={(value) => {
+            setKind(value);
+            reset();
+          }}
+        />
+        <Choice
+          label="Object type"
+          value={type}
+          options={[['', 'Any'], ...session.object_types]}
+          onChange={(value) => {
+            setType(value);
+            reset();
+          }}
+        />
         <label>
           Record id
           <input
@@ -315,14 +306,14 @@ export function ActivityPage() {
           />
         </label>
       </form>
-      <Problem text={error ?? problem} />
-      {data === undefined ? (
-        <Loading what="the activity" />
-      ) : data.entries.length === 0 ? (
-        <p class="muted">Nothing yet: what the sandbox does shows here as it happens.</p>
-      ) : (
-        <EntryList entries={[...data.entries, ...older]} label="Activity, newest first" />
-      )}
+      <Listing
+        items={data?.entries}
+        error={error ?? problem}
+        what="the activity"
+        none="Nothing yet: what the sandbox does shows here as it happens."
+      >
+        {(entries) => <EntryList entries={[...entries, ...older]} label="Activity, newest first" />}
+      </Listing>
       {hasMore ? (
         <button type="button" onClick={more}>
           Show older activity

@@ -6,20 +6,23 @@
 // recipients, the agent call it would make).
 
 import { useContext, useState } from 'preact/hooks';
+import type { AutomationRun } from '../api/automations.ts';
 import type { Schemas } from '../api/types.ts';
 import { actionLines, type Names, triggerLines, whereLines } from '../automation-code/render.ts';
 import { type RunSummary, StepsText } from './activity.tsx';
 import {
   Changes,
+  Choice,
   Json,
+  Listing,
   LiveContext,
-  Loading,
   Pending,
   Problem,
   postJson,
   query,
   recordHref,
   StatusBadge,
+  Table,
   Time,
   useData,
   useSession,
@@ -85,45 +88,34 @@ export function AdvanceToNextDue() {
 export function RunsTable({ runs, caption }: { runs: RunSummary[]; caption: string }) {
   return (
     <div class="table-wrap">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Automation</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">Record</th>
-            <th scope="col">Status</th>
-            <th scope="col">Steps</th>
-            <th scope="col">Started</th>
+      <Table
+        caption={caption}
+        columns={['Run', 'Automation', 'Trigger', 'Record', 'Status', 'Steps', 'Started']}
+      >
+        {runs.map((r) => (
+          <tr key={r.id}>
+            <th scope="row">
+              <a href={`#/runs/${encodeURIComponent(r.id)}`}>{r.id}</a>
+            </th>
+            <td>{r.automation_name}</td>
+            <td>
+              {r.trigger.event} ({r.trigger.source})
+            </td>
+            <td>
+              <a href={recordHref(r.object_type, r.record_id)}>{r.record_label ?? r.record_id}</a>
+            </td>
+            <td>
+              <StatusBadge status={r.status} />
+            </td>
+            <td>
+              <StepsText steps={r.steps} />
+            </td>
+            <td>
+              <Time at={r.started_at} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <tr key={r.id}>
-              <th scope="row">
-                <a href={`#/runs/${encodeURIComponent(r.id)}`}>{r.id}</a>
-              </th>
-              <td>{r.automation_name}</td>
-              <td>
-                {r.trigger.event} ({r.trigger.source})
-              </td>
-              <td>
-                <a href={recordHref(r.object_type, r.record_id)}>{r.record_label ?? r.record_id}</a>
-              </td>
-              <td>
-                <StatusBadge status={r.status} />
-              </td>
-              <td>
-                <StepsText steps={r.steps} />
-              </td>
-              <td>
-                <Time at={r.started_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </div>
   );
 }
@@ -140,78 +132,72 @@ export function AutomationsPage({ automationId }: { automationId?: string | unde
     <section aria-labelledby="automations-title">
       <h2 id="automations-title">Automations</h2>
       <AdvanceToNextDue />
-      <Problem text={error} />
-      {shown === undefined ? (
-        <Loading what="automations" />
-      ) : shown.length === 0 ? (
-        <p class="muted">
-          No automation yet: create one with <code>ws automations create</code>.
-        </p>
-      ) : (
-        <ul class="automations">
-          {shown.map((a) => (
-            <li key={a.id}>
-              <h3>
-                {a.name}{' '}
-                <span class="muted">
-                  ({a.object_type}, {a.kind})
-                </span>{' '}
-                {a.enabled === false ? <span class="badge bad">disabled</span> : null}
-              </h3>
-              <div class="rule">
-                <p class="rule-label">When</p>
-                <ul>
-                  {[...triggerLines(a), ...whereLines(a)].map((line) => (
-                    <li key={line}>
-                      <code>{line}</code>
-                    </li>
-                  ))}
-                </ul>
-                <p class="rule-label">Then</p>
-                <ul>
-                  {actionLines(a, names).map((line, i) => (
-                    <li key={i}>
-                      <code>{line}</code>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-              <p>
-                <a href={`#/automations/${encodeURIComponent(a.id)}`}>
-                  {a.runs.runs} run{a.runs.runs === 1 ? '' : 's'}
-                </a>
-                {a.runs.waiting > 0 ? `, ${a.runs.waiting} waiting` : ''}
-                {a.runs.failed > 0 ? `, ${a.runs.failed} failed` : ''}
-              </p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing
+        items={shown}
+        error={error}
+        what="automations"
+        none={
+          <>
+            No automation yet: create one with <code>ws automations create</code>.
+          </>
+        }
+      >
+        {(automations) => (
+          <ul class="automations">
+            {automations.map((a) => (
+              <li key={a.id}>
+                <h3>
+                  {a.name}{' '}
+                  <span class="muted">
+                    ({a.object_type}, {a.kind})
+                  </span>{' '}
+                  {a.enabled === false ? <span class="badge bad">disabled</span> : null}
+                </h3>
+                <div class="rule">
+                  <p class="rule-label">When</p>
+                  <ul>
+                    {[...triggerLines(a), ...whereLines(a)].map((line) => (
+                      <li key={line}>
+                        <code>{line}</code>
+                      </li>
+                    ))}
+                  </ul>
+                  <p class="rule-label">Then</p>
+                  <ul>
+                    {actionLines(a, names).map((line, i) => (
+                      <li key={i}>
+                        <code>{line}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+                <p>
+                  <a href={`#/automations/${encodeURIComponent(a.id)}`}>
+                    {a.runs.runs} run{a.runs.runs === 1 ? '' : 's'}
+                  </a>
+                  {a.runs.waiting > 0 ? `, ${a.runs.waiting} waiting` : ''}
+                  {a.runs.failed > 0 ? `, ${a.runs.failed} failed` : ''}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
       <h3>Runs{automationId === undefined ? '' : ' of this automation'}</h3>
       {automationId === undefined ? null : (
         <p>
           <a href="#/automations">Every automation</a>
         </p>
       )}
-      <label>
-        Status
-        <select value={status} onChange={(ev) => setStatus((ev.target as HTMLSelectElement).value)}>
-          <option value="">any</option>
-          {['running', 'waiting', 'completed', 'failed', 'cancelled'].map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
-      <Problem text={runs.error} />
-      {runs.data === undefined ? (
-        <Loading what="runs" />
-      ) : runs.data.data.length === 0 ? (
-        <p class="muted">No run.</p>
-      ) : (
-        <RunsTable runs={runs.data.data} caption="Runs, newest first" />
-      )}
+      <Choice
+        label="Status"
+        value={status}
+        options={[['', 'any'], 'running', 'waiting', 'completed', 'failed', 'cancelled']}
+        onChange={setStatus}
+      />
+      <Listing items={runs.data?.data} error={runs.error} what="runs" none="No run.">
+        {(rows) => <RunsTable runs={rows} caption="Runs, newest first" />}
+      </Listing>
     </section>
   );
 }
@@ -234,25 +220,8 @@ interface RunStep {
 }
 
 interface RunDetail {
-  run: {
-    id: string;
-    automation_id: string;
-    automation_name: string;
-    object_type: string;
-    record_id: string;
-    status: string;
-    started_at: string;
-    finished_at: string | null;
-    resume_at: string | null;
-    trigger: {
-      type: string;
-      source: string;
-      event: string;
-      at: string;
-      changes: Record<string, { from: unknown; to: unknown }>;
-    };
-    steps: RunStep[];
-  };
+  /** The run as the runs endpoint answers it, its steps with what the page reads of them. */
+  run: Omit<AutomationRun, 'steps'> & { steps: RunStep[] };
   deliveries: {
     delivery_id: string;
     webhook_id: string;
@@ -393,83 +362,80 @@ export function OutboxPage() {
         What email and LinkedIn steps would have sent. The sandbox sends nothing: it renders each
         subject and records the recipient.
       </p>
-      <label>
-        Kind
-        <select value={kind} onChange={(ev) => setKind((ev.target as HTMLSelectElement).value)}>
-          <option value="">email and LinkedIn</option>
-          <option value="email">email</option>
-          <option value="linkedin">LinkedIn</option>
-        </select>
-      </label>
-      <Problem text={error} />
-      {data === undefined ? (
-        <Loading what="the outbox" />
-      ) : data.data.length === 0 ? (
-        <p class="muted">No message yet.</p>
-      ) : (
-        <div class="outbox">
-          <ul class="messages" aria-label="Messages, newest first">
-            {data.data.map((m) => (
-              <li key={m.id}>
-                <button
-                  type="button"
-                  class="message"
-                  aria-pressed={m.id === open}
-                  onClick={() => setOpen(m.id)}
-                >
-                  <span class="to">{String(m.to ?? 'no address')}</span>
-                  <span class="subject">
-                    {m.kind === 'email'
-                      ? (m.subject ?? m.error?.message ?? '')
-                      : 'LinkedIn message'}
-                  </span>
-                  <Time at={m.at} />
-                </button>
-              </li>
-            ))}
-          </ul>
-          {message === undefined ? (
-            <p class="muted">Choose a message to read it.</p>
-          ) : (
-            <article class="message-view" aria-label="The message">
-              <h3>
-                {message.kind === 'email'
-                  ? (message.subject ?? '(no subject)')
-                  : 'LinkedIn message'}
-              </h3>
-              <dl>
-                <dt>To</dt>
-                <dd>
-                  {String(message.to ?? 'no address')} (
-                  <a href={recordHref('contact', message.contact_id)}>contact</a>)
-                </dd>
-                <dt>From</dt>
-                <dd>user {message.send_as_user_id}</dd>
-                <dt>Template</dt>
-                <dd>{message.template_id}</dd>
-                <dt>Sent by</dt>
-                <dd>
-                  “{message.automation_name}”,{' '}
-                  <a href={`#/runs/${encodeURIComponent(message.run_id)}`}>run {message.run_id}</a>,
-                  on{' '}
-                  <a href={recordHref(message.object_type, message.record_id)}>
-                    {message.object_type} {message.record_label ?? message.record_id}
-                  </a>
-                </dd>
-                <dt>When</dt>
-                <dd>
-                  <Time at={message.at} />
-                </dd>
-              </dl>
-              {message.error !== null ? <p class="problem">{message.error.message}</p> : null}
-              <p class="muted">
-                The body is the template's; templates are kept in the product, so the sandbox shows
-                its id.
-              </p>
-            </article>
-          )}
-        </div>
-      )}
+      <Choice
+        label="Kind"
+        value={kind}
+        options={[['', 'email and LinkedIn'], 'email', ['linkedin', 'LinkedIn']]}
+        onChange={setKind}
+      />
+      <Listing items={data?.data} error={error} what="the outbox" none="No message yet.">
+        {(messages) => (
+          <div class="outbox">
+            <ul class="messages" aria-label="Messages, newest first">
+              {messages.map((m) => (
+                <li key={m.id}>
+                  <button
+                    type="button"
+                    class="message"
+                    aria-pressed={m.id === open}
+                    onClick={() => setOpen(m.id)}
+                  >
+                    <span class="to">{String(m.to ?? 'no address')}</span>
+                    <span class="subject">
+                      {m.kind === 'email'
+                        ? (m.subject ?? m.error?.message ?? '')
+                        : 'LinkedIn message'}
+                    </span>
+                    <Time at={m.at} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {message === undefined ? (
+              <p class="muted">Choose a message to read it.</p>
+            ) : (
+              <article class="message-view" aria-label="The message">
+                <h3>
+                  {message.kind === 'email'
+                    ? (message.subject ?? '(no subject)')
+                    : 'LinkedIn message'}
+                </h3>
+                <dl>
+                  <dt>To</dt>
+                  <dd>
+                    {String(message.to ?? 'no address')} (
+                    <a href={recordHref('contact', message.contact_id)}>contact</a>)
+                  </dd>
+                  <dt>From</dt>
+                  <dd>user {message.send_as_user_id}</dd>
+                  <dt>Template</dt>
+                  <dd>{message.template_id}</dd>
+                  <dt>Sent by</dt>
+                  <dd>
+                    “{message.automation_name}”,{' '}
+                    <a href={`#/runs/${encodeURIComponent(message.run_id)}`}>
+                      run {message.run_id}
+                    </a>
+                    , on{' '}
+                    <a href={recordHref(message.object_type, message.record_id)}>
+                      {message.object_type} {message.record_label ?? message.record_id}
+                    </a>
+                  </dd>
+                  <dt>When</dt>
+                  <dd>
+                    <Time at={message.at} />
+                  </dd>
+                </dl>
+                {message.error !== null ? <p class="problem">{message.error.message}</p> : null}
+                <p class="muted">
+                  The body is the template's; templates are kept in the product, so the sandbox
+                  shows its id.
+                </p>
+              </article>
+            )}
+          </div>
+        )}
+      </Listing>
     </section>
   );
 }

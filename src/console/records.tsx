@@ -12,6 +12,7 @@ import {
   CauseText,
   type Change,
   Changes,
+  Choice,
   Loading,
   Pending,
   Problem,
@@ -146,16 +147,15 @@ export function RecordsPage({ type }: { type: string }) {
           As <code>ws records list --where</code>: <code>amount&gt;=1000</code>,{' '}
           <code>stage:in=won,lost</code>, <code>phone:is_null</code>. Ctrl+Enter applies.
         </p>
-        <label>
-          Combine
-          <select
-            value={combinator}
-            onChange={(ev) => setCombinator((ev.target as HTMLSelectElement).value)}
-          >
-            <option value="AND">all expressions (AND)</option>
-            <option value="OR">any expression (OR)</option>
-          </select>
-        </label>
+        <Choice
+          label="Combine"
+          value={combinator}
+          options={[
+            ['AND', 'all expressions (AND)'],
+            ['OR', 'any expression (OR)'],
+          ]}
+          onChange={setCombinator}
+        />
         <button type="submit">Apply filter</button>
       </form>
       <Problem text={parseProblem ?? error ?? schema.error} />

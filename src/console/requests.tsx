@@ -4,13 +4,14 @@
 
 import { useState } from 'preact/hooks';
 import {
+  Choice,
   Headers,
   Json,
-  Loading,
+  Listing,
   Pending,
-  Problem,
   query,
   StatusBadge,
+  Table,
   Time,
   useData,
 } from './ui.tsx';
@@ -54,53 +55,35 @@ export function RequestsPage() {
     <section aria-labelledby="requests-title">
       <h2 id="requests-title">Requests</h2>
       <form class="filters" onSubmit={(ev) => ev.preventDefault()}>
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(ev) => setStatus((ev.target as HTMLSelectElement).value)}
-          >
-            <option value="">any</option>
-            <option value="2xx">2xx</option>
-            <option value="4xx">4xx</option>
-            <option value="5xx">5xx</option>
-            <option value="dropped">dropped connection</option>
-          </select>
-        </label>
+        <Choice
+          label="Status"
+          value={status}
+          options={[['', 'any'], '2xx', '4xx', '5xx', ['dropped', 'dropped connection']]}
+          onChange={setStatus}
+        />
         <label>
           Path contains
           <input value={path} onInput={(ev) => setPath((ev.target as HTMLInputElement).value)} />
         </label>
-        <label>
-          Kind
-          <select value={kind} onChange={(ev) => setKind((ev.target as HTMLSelectElement).value)}>
-            <option value="">API and control</option>
-            <option value="api">API</option>
-            <option value="control">control (/__sandbox)</option>
-          </select>
-        </label>
+        <Choice
+          label="Kind"
+          value={kind}
+          options={[
+            ['', 'API and control'],
+            ['api', 'API'],
+            ['control', 'control (/__sandbox)'],
+          ]}
+          onChange={setKind}
+        />
       </form>
-      <Problem text={error} />
-      {data === undefined ? (
-        <Loading what="requests" />
-      ) : data.data.length === 0 ? (
-        <p class="muted">No request.</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <caption>Requests, newest first (the latest 1,000 are kept)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Request id</th>
-                <th scope="col">Key</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((r) => (
+      <Listing items={data?.data} error={error} what="requests" none="No request.">
+        {(rows) => (
+          <div class="table-wrap">
+            <Table
+              caption="Requests, newest first (the latest 1,000 are kept)"
+              columns={['Time', 'Request', 'Status', 'Duration', 'Request id', 'Key']}
+            >
+              {rows.map((r) => (
                 <tr key={r.seq}>
                   <td>
                     <Time at={r.at} />
@@ -123,10 +106,10 @@ export function RequestsPage() {
                   <td>{r.key_last4 === null ? 'none' : `…${r.key_last4}`}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </Table>
+          </div>
+        )}
+      </Listing>
     </section>
   );
 }

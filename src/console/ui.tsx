@@ -1,8 +1,8 @@
 // What every page of the console shares: reading the console's JSON (live: read again when
 // the sandbox changes), sending its few changes with the session's CSRF token, and small
-// pieces of the page (values, times, links, errors).
+// pieces of the page (values, times, links, errors, tables, lists read, filter drop-downs).
 
-import { createContext, type JSX } from 'preact';
+import { type ComponentChildren, createContext, type JSX } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Session {
@@ -215,13 +215,7 @@ export function Changes({ changes, label }: { changes: Change[]; label: string }
   return (
     <table class="changes">
       <caption class="visually-hidden">{label}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Property</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Property', 'Before', 'After']} />
       <tbody>
         {changes.map((c) => (
           <tr key={c.slug}>
@@ -302,25 +296,16 @@ export function Headers({
   caption: string;
 }) {
   return (
-    <table class="headers">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Header</th>
-          <th scope="col">Value</th>
+    <Table class="headers" caption={caption} columns={['Header', 'Value']}>
+      {Object.entries(headers).map(([name, value]) => (
+        <tr key={name}>
+          <th scope="row">{name}</th>
+          <td>
+            <code>{value}</code>
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {Object.entries(headers).map(([name, value]) => (
-          <tr key={name}>
-            <th scope="row">{name}</th>
-            <td>
-              <code>{value}</code>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -340,5 +325,104 @@ export function Pending({
       <Problem text={error} />
       {error === undefined ? <Loading what={what} /> : null}
     </section>
+  );
+}
+
+/** A table's row of column headings. */
+export function ColumnHeads({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** A table under its caption and column headings; `children` are the rows of its body. */
+export function Table({
+  caption,
+  columns,
+  class: className,
+  children,
+}: {
+  caption: string;
+  columns: string[];
+  class?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <table class={className}>
+      <caption>{caption}</caption>
+      <ColumnHeads names={columns} />
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+/**
+ * A list the page read: why it could not be read, that it is coming, that it is empty
+ * (`none`), or the list as `children` shows it.
+ */
+export function Listing<T>({
+  items,
+  error,
+  what,
+  none,
+  children,
+}: {
+  items: T[] | undefined;
+  error: string | undefined;
+  what: string;
+  none: ComponentChildren;
+  children: (items: T[]) => ComponentChildren;
+}) {
+  return (
+    <>
+      <Problem text={error} />
+      {items === undefined ? (
+        <Loading what={what} />
+      ) : items.length === 0 ? (
+        <p class="muted">{none}</p>
+      ) : (
+        children(items)
+      )}
+    </>
+  );
+}
+
+/** An option of a drop-down: a value that is its own text, or [value, text]. */
+export type Option = string | readonly [value: string, text: string];
+
+/** A labelled drop-down of a page's filters. */
+export function Choice({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: readonly Option[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(ev) => onChange((ev.target as HTMLSelectElement).value)}>
+        {options.map((option) => {
+          const [v, text] = typeof option === 'string' ? [option, option] : option;
+          return (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </label>
   );
 }

@@ -4,14 +4,16 @@
 
 import { useState } from 'preact/hooks';
 import {
+  Choice,
   Headers,
   Json,
-  Loading,
+  Listing,
   Pending,
   Problem,
   postJson,
   query,
   StatusBadge,
+  Table,
   Time,
   useData,
   useSession,
@@ -52,27 +54,19 @@ export function WebhooksPage() {
   return (
     <section aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
-      <Problem text={hooks.error} />
-      {hooks.data === undefined ? (
-        <Loading what="webhooks" />
-      ) : hooks.data.data.length === 0 ? (
-        <p class="muted">
-          No webhook yet: <code>ws webhooks create</code> (or <code>ws webhooks listen</code>).
-        </p>
-      ) : (
-        <table>
-          <caption>Endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Verified</th>
-              <th scope="col">Deliveries</th>
-            </tr>
-          </thead>
-          <tbody>
-            {hooks.data.data.map((w) => (
+      <Listing
+        items={hooks.data?.data}
+        error={hooks.error}
+        what="webhooks"
+        none={
+          <>
+            No webhook yet: <code>ws webhooks create</code> (or <code>ws webhooks listen</code>).
+          </>
+        }
+      >
+        {(endpoints) => (
+          <Table caption="Endpoints" columns={['Name', 'URL', 'Enabled', 'Verified', 'Deliveries']}>
+            {endpoints.map((w) => (
               <tr key={w.id}>
                 <th scope="row">{w.name}</th>
                 <td>
@@ -94,59 +88,37 @@ export function WebhooksPage() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+          </Table>
+        )}
+      </Listing>
       <h3>Deliveries</h3>
       <form class="filters" onSubmit={(ev) => ev.preventDefault()}>
-        <label>
-          Webhook
-          <select
-            value={webhook}
-            onChange={(ev) => setWebhook((ev.target as HTMLSelectElement).value)}
-          >
-            <option value="">any</option>
-            {(hooks.data?.data ?? []).map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(ev) => setStatus((ev.target as HTMLSelectElement).value)}
-          >
-            <option value="">any</option>
-            <option value="success">success</option>
-            <option value="failed">failed</option>
-            <option value="pending">pending</option>
-          </select>
-        </label>
+        <Choice
+          label="Webhook"
+          value={webhook}
+          options={[['', 'any'], ...(hooks.data?.data ?? []).map((w) => [w.id, w.name] as const)]}
+          onChange={setWebhook}
+        />
+        <Choice
+          label="Status"
+          value={status}
+          options={[['', 'any'], 'success', 'failed', 'pending']}
+          onChange={setStatus}
+        />
       </form>
-      <Problem text={deliveries.error} />
-      {deliveries.data === undefined ? (
-        <Loading what="deliveries" />
-      ) : deliveries.data.data.length === 0 ? (
-        <p class="muted">No delivery.</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <caption>Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Webhook</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((d) => (
+      <Listing
+        items={deliveries.data?.data}
+        error={deliveries.error}
+        what="deliveries"
+        none="No delivery."
+      >
+        {(rows) => (
+          <div class="table-wrap">
+            <Table
+              caption="Deliveries, newest first"
+              columns={['Delivery', 'Event', 'Webhook', 'Status', 'Attempts', 'Created']}
+            >
+              {rows.map((d) => (
                 <tr key={d.delivery_id}>
                   <th scope="row">
                     <a href={`#/deliveries/${encodeURIComponent(d.delivery_id)}`}>
@@ -165,10 +137,10 @@ export function WebhooksPage() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </Table>
+          </div>
+        )}
+      </Listing>
     </section>
   );
 }
