@@ -6,6 +6,7 @@ import { ApiError, ConflictError, NotFoundError, UsageError } from '../../errors
 import type { Deps } from '../../factory.ts';
 import { isUuid } from '../../util/guards.ts';
 import { shellWord } from '../../util/shell.ts';
+import { namedIn, someNames } from './by-name.ts';
 
 /**
  * The webhook a user named: an id is taken as it is; anything else is a name, looked up in
@@ -21,18 +22,13 @@ export async function resolveWebhook(
   if (isUuid(given)) return { id: given };
   if (given === '') throw new UsageError('A webhook id or name is needed.');
   const all = await listWebhooks(client, { signal: deps.signal });
-  let matches = all.filter((w) => w.name === given);
-  if (matches.length === 0)
-    matches = all.filter((w) => w.name.toLowerCase() === given.toLowerCase());
+  const matches = namedIn(all, given);
   if (matches.length === 1) return { id: matches[0]!.id, webhook: matches[0]! };
   if (matches.length === 0) {
     throw new NotFoundError(
       `No webhook has the id or name "${given}".`,
       all.length > 0
-        ? `Webhooks: ${all
-            .slice(0, 10)
-            .map((w) => `"${w.name}"`)
-            .join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}.`
+        ? `Webhooks: ${someNames(all)}.`
         : 'There are no webhooks; create one with `ws webhooks create --name NAME --url URL`.',
     );
   }
