@@ -28,7 +28,7 @@ What it does, in the order given:
   --webhook NAME|ID  --wait 2h  --wait-cron "0 9 * * 1-5" --timezone Europe/Paris
   --agent ID  --action-file FILE (email and linkedin steps, as \`export\` writes them)`;
 
-export function registerAutomations(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const automations = program
     .command('automations')
     .alias('automation')

@@ -47,7 +47,7 @@ function optionFields(f: Flags): OptionFields {
   };
 }
 
-export function registerProps(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const props = program
     .command('props')
     .alias('properties')
