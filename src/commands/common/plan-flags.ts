@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Flags } from './flags.ts';
 
+/** The options diff runs with (and apply, with --dry-run). */
 export interface DiffOptions {
   file: string;
   prune: boolean;
