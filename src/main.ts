@@ -185,7 +185,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         await deps.endOutput();
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
-        const words = await import('./commands/common/api-words.ts');
+        const words = await import('./commands/common/error-wording.ts');
         // A refused key or team that came from the environment: say so.
         const sourced = err.status === 403 ? words.withSources(err, await deps.credentials()) : err;
         // Users of `ws api` type the API's routes; every other command speaks ws's words.

@@ -14,64 +14,25 @@ type Register = (program: Command, ctx: CommandContext) => void;
  * help load only when argv names it (or when the whole tree is shown: root help, an
  * unknown command, completing the first word), so start-up compiles one noun's definitions.
  */
-export const NOUNS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
-  {
-    names: ['profile'],
-    load: async () => (await import('./commands/profile/index.ts')).registerProfile,
-  },
-  {
-    names: ['auth', 'whoami'],
-    load: async () => (await import('./commands/auth/index.ts')).registerAuth,
-  },
-  { names: ['api'], load: async () => (await import('./commands/api/index.ts')).registerApi },
-  {
-    names: ['props', 'properties'],
-    load: async () => (await import('./commands/props/index.ts')).registerProps,
-  },
-  {
-    names: ['records', 'record'],
-    load: async () => (await import('./commands/records/index.ts')).registerRecords,
-  },
-  {
-    names: ['import'],
-    load: async () => (await import('./commands/import/index.ts')).registerImport,
-  },
-  {
-    names: ['sandbox'],
-    load: async () => (await import('./commands/sandbox/index.ts')).registerSandbox,
-  },
-  {
-    names: ['views', 'view'],
-    load: async () => (await import('./commands/views/index.ts')).registerViews,
-  },
-  {
-    names: ['lists', 'list'],
-    load: async () => (await import('./commands/lists/index.ts')).registerLists,
-  },
-  {
-    names: ['automations', 'automation'],
-    load: async () => (await import('./commands/automations/index.ts')).registerAutomations,
-  },
-  {
-    names: ['webhooks', 'webhook'],
-    load: async () => (await import('./commands/webhooks/index.ts')).registerWebhooks,
-  },
-  {
-    names: ['deliveries', 'delivery'],
-    load: async () => (await import('./commands/deliveries/index.ts')).registerDeliveries,
-  },
-  {
-    names: ['completion'],
-    load: async () => (await import('./commands/completion/index.ts')).registerCompletion,
-  },
-  {
-    names: ['alias'],
-    load: async () => (await import('./commands/alias/index.ts')).registerAlias,
-  },
-  {
-    names: ['version'],
-    load: async () => (await import('./commands/version/index.ts')).registerVersion,
-  },
+export const NOUNS: readonly {
+  names: readonly string[];
+  load: () => Promise<{ register: Register }>;
+}[] = [
+  { names: ['profile'], load: () => import('./commands/profile/index.ts') },
+  { names: ['auth', 'whoami'], load: () => import('./commands/auth/index.ts') },
+  { names: ['api'], load: () => import('./commands/api/index.ts') },
+  { names: ['props', 'properties'], load: () => import('./commands/props/index.ts') },
+  { names: ['records', 'record'], load: () => import('./commands/records/index.ts') },
+  { names: ['import'], load: () => import('./commands/import/index.ts') },
+  { names: ['sandbox'], load: () => import('./commands/sandbox/index.ts') },
+  { names: ['views', 'view'], load: () => import('./commands/views/index.ts') },
+  { names: ['lists', 'list'], load: () => import('./commands/lists/index.ts') },
+  { names: ['automations', 'automation'], load: () => import('./commands/automations/index.ts') },
+  { names: ['webhooks', 'webhook'], load: () => import('./commands/webhooks/index.ts') },
+  { names: ['deliveries', 'delivery'], load: () => import('./commands/deliveries/index.ts') },
+  { names: ['completion'], load: () => import('./commands/completion/index.ts') },
+  { names: ['alias'], load: () => import('./commands/alias/index.ts') },
+  { names: ['version'], load: () => import('./commands/version/index.ts') },
 ];
 
 /**
@@ -192,6 +153,7 @@ Get started:
     );
 
   setWantedVerb(program, argv ? verbWordFor(program, argv) : undefined);
-  for (const noun of argv ? nounsFor(program, argv) : NOUNS) (await noun.load())(program, ctx);
+  for (const noun of argv ? nounsFor(program, argv) : NOUNS)
+    (await noun.load()).register(program, ctx);
   return program;
 }

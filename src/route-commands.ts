@@ -1,7 +1,7 @@
 // The ws command for a route of the API. The API's messages name its own routes ("Restore it
 // with POST /v2/prism/…/restore"), which a user of ws does not type: the errors of commands
-// (src/commands/common/api-words.ts) and the reports of batches (src/bulk/report.ts) name the
-// ws command that does the same instead.
+// (src/commands/common/error-wording.ts) and the reports of batches (src/bulk/report.ts)
+// name the ws command that does the same instead.
 import { isUuid } from './util/guards.ts';
 
 const SEGMENT = String.raw`[\w{}%-]+`;

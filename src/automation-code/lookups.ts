@@ -4,12 +4,7 @@
 // views. Read once before anything is checked (so the checks themselves are synchronous),
 // and only what the automations at hand need: a webhook listing only when one names a
 // webhook, contact views only for email and LinkedIn steps.
-import {
-  type ContactView,
-  listContactViews,
-  listTeamWebhooks,
-  type Webhook,
-} from '../api/automations.ts';
+import { listContactViews, listTeamWebhooks } from '../api/automations.ts';
 import { listScope, type PropertyDefinition } from '../api/props.ts';
 import type { DefinitionData, Workspace } from '../automations/types.ts';
 import { ApiError, UsageError } from '../errors.ts';
@@ -118,10 +113,20 @@ async function definitionsOrNone(
   }
 }
 
-/** The reason a listing is not offered, when that is the error; else rethrow. */
-function unavailableReason(err: unknown, codes: readonly string[]): string {
-  if (err instanceof ApiError && codes.includes(err.code)) return err.message;
-  throw err;
+/**
+ * The ids and names a listing gives; or, when the service does not offer it (an error of
+ * `code`), why not. Other errors are thrown.
+ */
+async function namesOf(
+  list: () => Promise<readonly { id: string; name: string }[]>,
+  code: string,
+): Promise<{ items?: { id: string; name: string }[]; why: string }> {
+  try {
+    return { items: (await list()).map(({ id, name }) => ({ id, name })), why: '' };
+  } catch (err) {
+    if (err instanceof ApiError && err.code === code) return { why: err.message };
+    throw err;
+  }
 }
 
 /**
@@ -161,42 +166,27 @@ export async function loadLookups(deps: Deps, needs: Needs, fresh: boolean): Pro
   if (needs.contacts) await load('contact', null);
 
   const client = await deps.client();
-  let webhooks: { id: string; name: string }[] | undefined;
-  let webhooksWhy = '';
-  if (needs.webhooks) {
-    try {
-      webhooks = (await listTeamWebhooks(client, { signal: deps.signal })).map((w: Webhook) => ({
-        id: w.id,
-        name: w.name,
-      }));
-    } catch (err) {
-      webhooksWhy = unavailableReason(err, ['webhooks_unavailable']);
-    }
-  }
-  let views: { id: string; name: string }[] | undefined;
-  let viewsWhy = '';
-  if (needs.contacts) {
-    try {
-      views = (await listContactViews(client, { signal: deps.signal })).map((v: ContactView) => ({
-        id: v.id,
-        name: v.name,
-      }));
-    } catch (err) {
-      viewsWhy = unavailableReason(err, ['operation_unavailable']);
-    }
-  }
+  const webhooks = needs.webhooks
+    ? await namesOf(() => listTeamWebhooks(client, { signal: deps.signal }), 'webhooks_unavailable')
+    : { why: '' };
+  const views = needs.contacts
+    ? await namesOf(
+        () => listContactViews(client, { signal: deps.signal }),
+        'operation_unavailable',
+      )
+    : { why: '' };
 
   const definitions = (type: string, listId: string | null) => defs.get(key(type, listId));
   const contactDefs = () => definitions('contact', null) ?? [];
   return {
     fromCache,
     definitions,
-    webhook: (text) => resolveNamed('webhook', webhooks, webhooksWhy, text),
-    contactView: (text) => resolveNamed('contact view', views, viewsWhy, text),
+    webhook: (text) => resolveNamed('webhook', webhooks.items, webhooks.why, text),
+    contactView: (text) => resolveNamed('contact view', views.items, views.why, text),
     contactProperty: (text) => resolveProperty(contactDefs(), text, definitions('contact', null)),
-    webhookName: (id) => uniqueName(webhooks, id),
-    webhookGone: (id) => webhooks !== undefined && !webhooks.some((w) => w.id === id),
-    contactViewName: (id) => uniqueName(views, id),
+    webhookName: (id) => uniqueName(webhooks.items, id),
+    webhookGone: (id) => webhooks.items !== undefined && !webhooks.items.some((w) => w.id === id),
+    contactViewName: (id) => uniqueName(views.items, id),
     contactPropertySlug: (id) => {
       const list = contactDefs();
       const def = list.find((d) => d.id === id);

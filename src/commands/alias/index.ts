@@ -7,7 +7,7 @@ import { flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
-export function registerAlias(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const alias = program
     .command('alias')
     .description('Names for ws command lines: `ws NAME …` runs what NAME stands for')

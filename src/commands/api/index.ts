@@ -10,7 +10,7 @@ const verbs = () => import('./verbs.ts');
 export const OLD_FIELD_FLAG =
   '-f is the old short flag of --field in `ws api`; use -F (-f means --file everywhere else in ws, and will here too).';
 
-export function registerApi(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const api = program
     .command('api <method> <path>')
     .description(

@@ -5,7 +5,7 @@ import type { OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
-export function registerAuth(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const auth = program
     .command('auth')
     .description('Check authentication')

@@ -3,13 +3,8 @@
 import { applySteps, hasChanges, type Step, tally } from '../../automation-code/plan.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
+import type { ApplyOptions } from '../common/plan-flags.ts';
 import { planFor, printPlan, stepLines, stepObject } from './code.ts';
-
-export interface ApplyOptions {
-  file: string;
-  dryRun: boolean;
-  prune: boolean;
-}
 
 export async function run(opts: ApplyOptions, deps: Deps): Promise<void> {
   const plan = await planFor(deps, opts.file, opts.prune);

@@ -2,17 +2,10 @@
 import { deleteAutomation } from '../../api/automations.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
-import { automationType, resolveAutomation } from './shared.ts';
+import { type AutomationRef, namedAutomation } from './shared.ts';
 
-export interface DeleteOptions {
-  type: string;
-  automation: string;
-}
-
-export async function run(opts: DeleteOptions, deps: Deps): Promise<void> {
-  const type = automationType(opts.type);
-  const client = await deps.client();
-  const a = await resolveAutomation(deps, client, type, opts.automation);
+export async function run(opts: AutomationRef, deps: Deps): Promise<void> {
+  const { type, client, automation: a } = await namedAutomation(deps, opts);
   const label = `"${a.name}" (${a.id})`;
   await confirmOrRefuse(
     deps.io,

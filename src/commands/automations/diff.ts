@@ -3,12 +3,8 @@
 import { hasChanges, tally } from '../../automation-code/plan.ts';
 import type { Deps } from '../../factory.ts';
 import { differencesFound, noDifferences } from '../common/differences.ts';
+import type { DiffOptions } from '../common/plan-flags.ts';
 import { planFor, printPlan } from './code.ts';
-
-export interface DiffOptions {
-  file: string;
-  prune: boolean;
-}
 
 export async function run(opts: DiffOptions, deps: Deps): Promise<void> {
   const plan = await planFor(deps, opts.file, opts.prune);

@@ -2,11 +2,9 @@
 // `enabled` changed (the API has no partial update of an automation).
 import { type Automation, type AutomationWrite, replaceAutomation } from '../../api/automations.ts';
 import type { Deps } from '../../factory.ts';
-import { automationType, printAutomation, resolveAutomation } from './shared.ts';
+import { type AutomationRef, namedAutomation, printAutomation } from './shared.ts';
 
-export interface EnableOptions {
-  type: string;
-  automation: string;
+export interface EnableOptions extends AutomationRef {
   enabled: boolean;
 }
 
@@ -26,9 +24,7 @@ export function writeOf(a: Automation): AutomationWrite {
 }
 
 export async function run(opts: EnableOptions, deps: Deps): Promise<void> {
-  const type = automationType(opts.type);
-  const client = await deps.client();
-  const a = await resolveAutomation(deps, client, type, opts.automation);
+  const { type, client, automation: a } = await namedAutomation(deps, opts);
   const word = opts.enabled ? 'enabled' : 'disabled';
   if ((a.enabled ?? true) === opts.enabled) {
     deps.io.info(`${type} automation "${a.name}" (${a.id}) is ${word} already.`);

@@ -5,6 +5,7 @@ import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
+import { applyOptions, diffOptions, planFlags } from '../common/plan-flags.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
 import { TYPES_HELP } from './shared.ts';
 
@@ -27,7 +28,7 @@ What it does, in the order given:
   --webhook NAME|ID  --wait 2h  --wait-cron "0 9 * * 1-5" --timezone Europe/Paris
   --agent ID  --action-file FILE (email and linkedin steps, as \`export\` writes them)`;
 
-export function registerAutomations(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const automations = program
     .command('automations')
     .alias('automation')
@@ -341,12 +342,15 @@ give both sides. The verdicts come from the evaluator the ws sandbox runs.
   );
 
   verb(automations, ['diff'], (cmd) =>
-    cmd
-      .description(
+    planFlags(
+      cmd.description(
         'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
-      )
-      .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
-      .option('--prune', 'also plan deletes of automations the file does not have')
+      ),
+      {
+        file: 'the automations file (- for stdin)',
+        prune: 'also plan deletes of automations the file does not have',
+      },
+    )
       .addHelpText(
         'after',
         `\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n` +
@@ -355,23 +359,22 @@ give both sides. The verdicts come from the evaluator the ws sandbox runs.
             'ws automations diff -f automations.yaml --prune --json',
           ]),
       )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
-          file: f.string('--file')!,
-          prune: f.boolean('--prune'),
-        });
-      }),
+      .action((o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).diffVerb, diffOptions(flags(o))),
+      ),
   );
 
   verb(automations, ['apply'], (cmd) =>
-    cmd
-      .description(
+    planFlags(
+      cmd.description(
         'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
-      )
-      .requiredOption('-f, --file <file>', 'the automations file (- for stdin)')
-      .option('--dry-run', 'show the plan, change nothing')
-      .option('--prune', 'delete automations of the file’s object types that it does not have')
+      ),
+      {
+        file: 'the automations file (- for stdin)',
+        dryRun: 'show the plan, change nothing',
+        prune: 'delete automations of the file’s object types that it does not have',
+      },
+    )
       .addHelpText(
         'after',
         `
@@ -383,14 +386,9 @@ write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewh
             'ws automations apply -f automations.yaml --prune --yes',
           ]),
       )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
-          file: f.string('--file')!,
-          dryRun: f.boolean('--dry-run'),
-          prune: f.boolean('--prune'),
-        });
-      }),
+      .action((o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).applyVerb, applyOptions(flags(o))),
+      ),
   );
   settleVerbs(automations);
   describeArguments(automations, 'automation', {

@@ -28,6 +28,7 @@ import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { isUuid } from '../../util/guards.ts';
 import { didYouMean } from '../../util/suggest.ts';
+import { namedIn } from '../common/by-name.ts';
 
 export const TYPES_HELP =
   'TYPE is one of the object types automations are kept for (singular or plural): deal, contact, organization, …';
@@ -69,9 +70,7 @@ export async function resolveAutomation(
     return getOne(client, type, given, deps.signal);
   }
   const all = await allAutomations(deps, client, type);
-  let matches = all.filter((a) => a.name === given);
-  if (matches.length === 0)
-    matches = all.filter((a) => a.name.toLowerCase() === given.toLowerCase());
+  const matches = namedIn(all, given);
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
     throw new UsageError(
@@ -88,6 +87,23 @@ export async function resolveAutomation(
         ? `List them with \`ws automations list ${type}\`.`
         : `There are no ${type} automations; create one with \`ws automations create ${type} --name NAME …\`.`),
   );
+}
+
+/** The arguments that name one automation: its object type, and its id or name. */
+export interface AutomationRef {
+  type: string;
+  /** An automation id, or its name. */
+  automation: string;
+}
+
+/** The automation a verb's TYPE and AUTOMATION name, with its type and the client that read it. */
+export async function namedAutomation(
+  deps: Deps,
+  ref: AutomationRef,
+): Promise<{ type: AutomationType; client: ApiClient; automation: Automation }> {
+  const type = automationType(ref.type);
+  const client = await deps.client();
+  return { type, client, automation: await resolveAutomation(deps, client, type, ref.automation) };
 }
 
 async function getOne(

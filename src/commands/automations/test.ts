@@ -21,7 +21,7 @@ import { formatComparison } from '../../query/where.ts';
 import { shellWord } from '../../util/shell.ts';
 import { writeFormOf } from '../../values/write-form.ts';
 import { parseJsonOrYaml, readInput } from '../common/input.ts';
-import { buildWrite } from '../records/shared.ts';
+import { buildWrite } from '../common/record-values.ts';
 import { automationType, resolveAutomation } from './shared.ts';
 
 export interface TestOptions {

@@ -7,7 +7,7 @@ import type { OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
-export function registerCompletion(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   program
     .command('completion <shell>')
     .description(`Print the shell completion script (${SHELLS.join(', ')})`)

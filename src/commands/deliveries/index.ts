@@ -72,7 +72,7 @@ const TIMES_HELP = `Times: --since 30m (or 2h, 7d, an ISO-8601 time) is --after;
 same forms. Statuses: success, failed (the latest attempt's); a delivery is listed once its
 first attempt has ended.`;
 
-export function registerDeliveries(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const deliveries = program
     .command('deliveries')
     .alias('delivery')

@@ -12,7 +12,8 @@ import { deliveryHeaders } from '../../webhooks/delivery-body.ts';
 import { acknowledged, exchange, outcomeText } from '../../webhooks/exchange.ts';
 import { readSecret } from '../../webhooks/secret.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.ts';
-import { checkReceiverUrl, resolveWebhook } from '../webhooks/shared.ts';
+import { resolveWebhook } from '../common/find-webhook.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
 import { type DeliveryFilters, deliveryPages, deliveryQuery, findDelivery } from './shared.ts';
 
 export interface ReplayOptions extends DeliveryFilters {

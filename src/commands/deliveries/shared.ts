@@ -18,8 +18,8 @@ import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { isUuid } from '../../util/guards.ts';
+import { resolveWebhook } from '../common/find-webhook.ts';
 import { type Since, sinceTime } from '../common/list-flags.ts';
-import { resolveWebhook } from '../webhooks/shared.ts';
 
 export const DELIVERY_STATUSES = ['success', 'failed'] as const;
 export const DELIVERY_TYPES = ['delivery', 'verification', 'all'] as const;

@@ -259,7 +259,7 @@ function commandLine(cmd: Command, head: string[]): string {
     .join(' ');
 }
 
-export function registerImport(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const imp = importFlags(
     program
       .command('import')

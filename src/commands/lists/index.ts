@@ -16,7 +16,7 @@ deal_flow (organization), lp_fundraising (contact), custom (--object-type).
 A list gets its stage property (alias app_stage) and two views: a board by stage and a grid.
 Records join a list with --data '{…}' list values, or ws import --list-id.`;
 
-export function registerLists(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const lists = program
     .command('lists')
     .alias('list')

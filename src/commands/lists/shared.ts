@@ -10,6 +10,7 @@ import { ListTemplate } from '../../generated/enums.ts';
 import type { Column } from '../../output/format.ts';
 import { storeListNames } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
+import { namedIn, someNames } from '../common/by-name.ts';
 
 export const LIST_TEMPLATES = ListTemplate;
 
@@ -38,18 +39,13 @@ export async function resolveList(
   if (given === '') throw new UsageError('A list id or name is needed.');
   if (isUuid(given)) return getList(client, given.toLowerCase(), { signal: deps.signal });
   const lists = await allLists(deps, client);
-  let matches = lists.filter((l) => l.name === given);
-  if (matches.length === 0)
-    matches = lists.filter((l) => l.name.toLowerCase() === given.toLowerCase());
+  const matches = namedIn(lists, given);
   if (matches.length === 1) return getList(client, matches[0]!.id, { signal: deps.signal });
   if (matches.length === 0) {
     throw new NotFoundError(
       `No list has the id or name "${given}".`,
       lists.length > 0
-        ? `Lists: ${lists
-            .slice(0, 10)
-            .map((l) => `"${l.name}"`)
-            .join(', ')}${lists.length > 10 ? `, … (${lists.length} in all)` : ''}.`
+        ? `Lists: ${someNames(lists)}.`
         : 'There are no lists; create one with `ws lists create --template TEMPLATE`.',
     );
   }

@@ -51,6 +51,24 @@ async function readKey(opts: AddOptions, deps: Deps): Promise<string> {
   );
 }
 
+/**
+ * A value its flag gave, else asked for on a terminal (elsewhere the flag is required),
+ * trimmed and checked.
+ */
+async function flagOrAsk(
+  deps: Deps,
+  given: string | undefined,
+  want: { flag: string; hint: string; message: string; check: (v: string) => true | string },
+): Promise<string> {
+  let value = given?.trim();
+  if (value === undefined) {
+    if (!deps.io.canPrompt()) throw new UsageError(`${want.flag} is required.`, want.hint);
+    value = (await deps.prompter.input({ message: want.message, validate: want.check })).trim();
+  }
+  must(want.check(value), want.flag);
+  return value;
+}
+
 export async function run(opts: AddOptions, deps: Deps): Promise<void> {
   const { io, prompter } = deps;
   if (!PROFILE_NAME.test(opts.name)) {
@@ -69,29 +87,18 @@ export async function run(opts: AddOptions, deps: Deps): Promise<void> {
     );
   }
 
-  let baseUrl = opts.baseUrl?.trim();
-  if (baseUrl === undefined) {
-    if (!io.canPrompt())
-      throw new UsageError(
-        '--base-url is required.',
-        'Give the API address, e.g. --base-url https://api.example.com.',
-      );
-    baseUrl = (
-      await prompter.input({ message: 'Base URL of the API', validate: checkBaseUrl })
-    ).trim();
-  }
-  must(checkBaseUrl(baseUrl), '--base-url');
-
-  let teamId = opts.teamId?.trim();
-  if (teamId === undefined) {
-    if (!io.canPrompt())
-      throw new UsageError(
-        '--team-id is required.',
-        'The team id is shown in the workspace settings (API section).',
-      );
-    teamId = (await prompter.input({ message: 'Team id', validate: checkTeamId })).trim();
-  }
-  must(checkTeamId(teamId), '--team-id');
+  const baseUrl = await flagOrAsk(deps, opts.baseUrl, {
+    flag: '--base-url',
+    hint: 'Give the API address, e.g. --base-url https://api.example.com.',
+    message: 'Base URL of the API',
+    check: checkBaseUrl,
+  });
+  const teamId = await flagOrAsk(deps, opts.teamId, {
+    flag: '--team-id',
+    hint: 'The team id is shown in the workspace settings (API section).',
+    message: 'Team id',
+    check: checkTeamId,
+  });
 
   const apiKey = await readKey(opts, deps);
   const base = trimTrailingSlashes(baseUrl);

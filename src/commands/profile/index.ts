@@ -6,7 +6,7 @@ import { flags, type OptionValues } from '../common/flags.ts';
 
 const verbs = () => import('./verbs.ts');
 
-export function registerProfile(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const profile = program
     .command('profile')
     .description('Manage profiles: base URL, team id and API key of a workspace')

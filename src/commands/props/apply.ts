@@ -5,13 +5,8 @@ import { invalidateDefinitions } from '../../schema/definitions-cache.ts';
 import { type Change, changesOf, hasChanges, type Plan } from '../../schema/plan.ts';
 import { changeLine } from '../../schema/render.ts';
 import { learnDefaultRoles } from '../../schema/roles.ts';
+import type { ApplyOptions } from '../common/plan-flags.ts';
 import { planFor, printPlan, refuseProblems } from './diff.ts';
-
-export interface ApplyOptions {
-  file: string;
-  dryRun: boolean;
-  prune: boolean;
-}
 
 /** Deletes need --yes, or a yes on a terminal (after seeing what goes). */
 async function confirmDeletes(deps: Deps, plan: Plan): Promise<void> {

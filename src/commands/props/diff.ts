@@ -11,11 +11,7 @@ import {
 } from '../../schema/plan.ts';
 import { planText } from '../../schema/render.ts';
 import { differencesFound, machineReadable, noDifferences } from '../common/differences.ts';
-
-export interface DiffOptions {
-  file: string;
-  prune: boolean;
-}
+import type { DiffOptions } from '../common/plan-flags.ts';
 
 /** Read the file and the workspace, and make the plan. */
 export async function planFor(deps: Deps, file: string, prune: boolean): Promise<Plan> {

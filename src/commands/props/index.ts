@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.ts';
 import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
+import { applyOptions, diffOptions, planFlags } from '../common/plan-flags.ts';
 import type { OptionFields } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -46,7 +47,7 @@ function optionFields(f: Flags): OptionFields {
   };
 }
 
-export function registerProps(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const props = program
     .command('props')
     .alias('properties')
@@ -333,12 +334,15 @@ Examples:
   );
 
   verb(props, ['diff'], (cmd) =>
-    cmd
-      .description(
+    planFlags(
+      cmd.description(
         'Show what applying a schema file would change; exit 0 when nothing, 1 when something',
-      )
-      .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
-      .option('--prune', 'also plan deletes of what the file does not have')
+      ),
+      {
+        file: 'the schema file (- for stdin)',
+        prune: 'also plan deletes of what the file does not have',
+      },
+    )
       .addHelpText(
         'after',
         examples([
@@ -347,21 +351,17 @@ Examples:
           'ws props export --profile prod | ws props diff -f - --profile staging',
         ]),
       )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).diffVerb, {
-          file: f.string('--file')!,
-          prune: f.boolean('--prune'),
-        });
-      }),
+      .action((o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).diffVerb, diffOptions(flags(o))),
+      ),
   );
 
   verb(props, ['apply'], (cmd) =>
-    cmd
-      .description('Make the workspace match a schema file, and print what changed')
-      .requiredOption('-f, --file <file>', 'the schema file (- for stdin)')
-      .option('--dry-run', 'print the plan and change nothing')
-      .option('--prune', 'delete what the file does not have (asks first; --yes to skip)')
+    planFlags(cmd.description('Make the workspace match a schema file, and print what changed'), {
+      file: 'the schema file (- for stdin)',
+      dryRun: 'print the plan and change nothing',
+      prune: 'delete what the file does not have (asks first; --yes to skip)',
+    })
       .addHelpText(
         'after',
         examples([
@@ -370,14 +370,9 @@ Examples:
           'ws props apply -f schema.yaml --prune --yes',
         ]),
       )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).applyVerb, {
-          file: f.string('--file')!,
-          dryRun: f.boolean('--dry-run'),
-          prune: f.boolean('--prune'),
-        });
-      }),
+      .action((o: OptionValues, cmd: Command) =>
+        ctx.invoke(cmd, async () => (await verbs()).applyVerb, applyOptions(flags(o))),
+      ),
   );
 
   settleVerbs(props);

@@ -3,8 +3,8 @@
 import { countRecords, queryRecords } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
+import { recordType } from '../common/record-args.ts';
 import { planRead, queryBody, type ReadFlags } from './read.ts';
-import { recordType } from './shared.ts';
 
 export interface CountOptions extends Omit<ReadFlags, 'select' | 'sort' | 'body'> {
   type: string;

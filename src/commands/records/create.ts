@@ -1,7 +1,9 @@
 // ws records create TYPE --set slug=value … | --data JSON: a new record.
 import { createRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
-import { buildWrite, printRecord, recordType } from './shared.ts';
+import { recordType } from '../common/record-args.ts';
+import { buildWrite } from '../common/record-values.ts';
+import { printRecord } from './shared.ts';
 
 export interface CreateOptions {
   type: string;

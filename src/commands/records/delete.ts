@@ -15,11 +15,12 @@ import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { readSelected } from '../../values/paths.ts';
 import { valueText } from '../../values/write-form.ts';
 import type { WhereOptions } from '../common/list-flags.ts';
+import { recordId, recordType } from '../common/record-args.ts';
 import { type BatchFlags, runBatch } from './batch.ts';
 import { checkDryRun } from './batch-plan.ts';
 import { preconditionFailed } from './if-match.ts';
 import { planRead, queryBody, readPages } from './read.ts';
-import { plural, type Row, recordId, recordType, tableSlugs } from './shared.ts';
+import { plural, type Row, tableSlugs } from './shared.ts';
 
 export interface DeleteOptions extends WhereOptions, BatchFlags {
   type: string;

@@ -16,14 +16,9 @@ import { shellWord } from '../../util/shell.ts';
 import { loadYaml } from '../../util/yaml.ts';
 import { expected } from '../../values/coerce.ts';
 import { sameValue, valueText, writeFormOf } from '../../values/write-form.ts';
-import {
-  checkValues,
-  definitions,
-  type PropertyDefinition,
-  printRecord,
-  recordId,
-  recordType,
-} from './shared.ts';
+import { recordId, recordType } from '../common/record-args.ts';
+import { checkValues } from '../common/record-values.ts';
+import { definitions, type PropertyDefinition, printRecord } from './shared.ts';
 
 export interface EditOptions {
   type: string;

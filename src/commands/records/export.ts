@@ -11,8 +11,9 @@ import { IOStreams } from '../../io/streams.ts';
 import type { Format } from '../../output/format.ts';
 import { thousands } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
+import { recordType } from '../common/record-args.ts';
 import { planRead, type ReadFlags, readPages, selectedSlugs } from './read.ts';
-import { plural, type Row, recordType, rowColumns } from './shared.ts';
+import { plural, type Row, rowColumns } from './shared.ts';
 
 export interface ExportOptions extends ReadFlags {
   type: string;

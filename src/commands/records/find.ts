@@ -2,8 +2,9 @@
 // exits 4, several exit 6, and the message says which.
 import { findRecordByValue } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
+import { recordType } from '../common/record-args.ts';
 import { lookupError, resolveLookup } from './lookup.ts';
-import { printRecord, recordType } from './shared.ts';
+import { printRecord } from './shared.ts';
 
 export interface FindOptions {
   type: string;

@@ -2,7 +2,8 @@
 import { getRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import { parseSelect } from '../../query/select.ts';
-import { printRecord, recordId, recordType } from './shared.ts';
+import { recordId, recordType } from '../common/record-args.ts';
+import { printRecord } from './shared.ts';
 
 export interface GetOptions {
   type: string;

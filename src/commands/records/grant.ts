@@ -8,7 +8,7 @@ import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { readJsonArg } from '../common/input.ts';
-import { recordId } from './shared.ts';
+import { recordId } from '../common/record-args.ts';
 
 export interface GrantGetOptions {
   action: 'get';

@@ -116,7 +116,7 @@ function batchOptions(f: Flags) {
   };
 }
 
-export function registerRecords(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const records = program
     .command('records')
     .alias('record')

@@ -4,8 +4,9 @@
 import type { Deps } from '../../factory.ts';
 import { noun, thousands } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
+import { recordType } from '../common/record-args.ts';
 import { planRead, type ReadFlags, type ReadState, readPages, selectedSlugs } from './read.ts';
-import { plural, type Row, recordType, rowColumns, tableSlugs } from './shared.ts';
+import { plural, type Row, rowColumns, tableSlugs } from './shared.ts';
 
 export interface ListOptions extends ReadFlags {
   type: string;

@@ -1,22 +1,16 @@
-// What the records verbs share: the object type and id arguments, typed values from
-// --set and --data, and how a record is shown.
+// What the records verbs share: the definitions of a type's properties, the columns of
+// record rows, how a record is shown, and a verb on one record. (The arguments that name a
+// record and the values of --set and --data are in src/commands/common/.)
 import type { ApiClient } from '../../api/client.ts';
-import { objectType, type RecordType } from '../../api/object-types.ts';
-import type { RecordAnswer, RecordWrite } from '../../api/records.ts';
-import { UsageError } from '../../errors.ts';
+import type { RecordType } from '../../api/object-types.ts';
+import type { RecordAnswer } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
-import {
-  definitionsFor,
-  findDefinition,
-  type PropertyDefinition,
-} from '../../schema/definitions.ts';
-import { isPlainObject, isUuid } from '../../util/guards.ts';
-import { coerceValue, normaliseValue } from '../../values/coerce.ts';
+import { definitionsFor, type PropertyDefinition } from '../../schema/definitions.ts';
 import { readSelected } from '../../values/paths.ts';
 import { toWriteForm } from '../../values/write-form.ts';
-import { readJsonArg } from '../common/input.ts';
+import { recordId, recordType } from '../common/record-args.ts';
 
 export type { PropertyDefinition };
 
@@ -26,23 +20,6 @@ export interface Row {
   properties: Record<string, unknown>;
 }
 
-/** The API's name of a record object type (`contacts` → `contact`). */
-export function recordType(input: string): RecordType {
-  return objectType(input, 'record') as RecordType;
-}
-
-/** A record id argument: a UUID, or a usage error before any request. */
-export function recordId(value: string, what = 'record id'): string {
-  const id = value.trim();
-  if (!isUuid(id)) {
-    throw new UsageError(
-      `"${value}" is not a ${what}: record ids are UUIDs (like 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a).`,
-      'Find ids with `ws records list TYPE --fields id` or `ws records find TYPE SLUG VALUE`.',
-    );
-  }
-  return id.toLowerCase();
-}
-
 /** The property definitions of a record type (from the 5-minute cache when fresh). */
 export function definitions(
   deps: Deps,
@@ -50,110 +27,6 @@ export function definitions(
   listId?: string | undefined,
 ): Promise<PropertyDefinition[]> {
   return definitionsFor(deps, type, { listId });
-}
-
-/** `--data`: the raw `default` map, sent as given. */
-export async function readDataFlag(
-  spec: string | undefined,
-  deps: Deps,
-): Promise<Record<string, unknown>> {
-  if (spec === undefined) return {};
-  const data = await readJsonArg(spec, deps, '--data');
-  if (!isPlainObject(data)) {
-    throw new UsageError(
-      '--data must be a JSON object of property values keyed by slug.',
-      `For example --data '{"name":"Ada","score":42}'.`,
-    );
-  }
-  return data;
-}
-
-/** One --set: `slug=value` (typed by the property's definition) or `slug:=JSON` (raw). */
-export function splitSet(spec: string): { slug: string; text: string; raw: boolean } {
-  const eq = spec.indexOf('=');
-  if (eq <= 0) {
-    throw new UsageError(
-      `--set "${spec}" must be slug=value.`,
-      'For example --set name="Ada Lovelace" --set score=42 --set tags=vip,partner; slug:=JSON sends raw JSON.',
-    );
-  }
-  const raw = spec[eq - 1] === ':';
-  const slug = spec.slice(0, raw ? eq - 1 : eq).trim();
-  if (slug === '') throw new UsageError(`--set "${spec}" has no property slug before "=".`);
-  return { slug, text: spec.slice(eq + 1), raw };
-}
-
-/**
- * The values of --set flags, typed by their definitions. An unknown slug or a value that
- * does not fit its type is a usage error (exit 2) before any request.
- */
-export function parseSets(
-  sets: readonly string[],
-  defs: readonly PropertyDefinition[],
-  type: RecordType,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const spec of sets) {
-    const { slug, text, raw } = splitSet(spec);
-    const def = findDefinition(defs, slug, type);
-    if (raw) {
-      try {
-        out[def.slug] = JSON.parse(text);
-      } catch (e) {
-        throw new UsageError(
-          `--set "${spec}": the value after ":=" is not valid JSON (${(e as Error).message}).`,
-          `Write ${slug}:='"text"' for a JSON string, or ${slug}=value to have it typed.`,
-        );
-      }
-      continue;
-    }
-    const r = coerceValue(def, text);
-    if (!r.ok) throw new UsageError(`--set "${spec}": ${r.error}`, r.hint);
-    out[def.slug] = r.value;
-  }
-  return out;
-}
-
-/** Check a typed value map (JSON, YAML) against definitions: the values in write form, or the problems. */
-export function checkValues(
-  values: Record<string, unknown>,
-  defs: readonly PropertyDefinition[],
-  type: RecordType,
-): { values: Record<string, unknown>; problems: string[] } {
-  const out: Record<string, unknown> = {};
-  const problems: string[] = [];
-  for (const [slug, value] of Object.entries(values)) {
-    let def: PropertyDefinition;
-    try {
-      def = findDefinition(defs, slug, type);
-    } catch (e) {
-      problems.push((e as Error).message);
-      continue;
-    }
-    const r = normaliseValue(def, value);
-    if (r.ok) out[def.slug] = r.value;
-    else problems.push(r.error + (r.hint ? ` ${r.hint}` : ''));
-  }
-  return { values: out, problems };
-}
-
-/**
- * The body of a create, update or upsert from --data (raw) and --set (typed, applied on
- * top). Definitions are fetched only when there are --set flags.
- */
-export async function buildWrite(
-  opts: { set: readonly string[]; data?: string | undefined },
-  deps: Deps,
-  type: RecordType,
-  listId?: string | undefined,
-): Promise<RecordWrite> {
-  const values = await readDataFlag(opts.data, deps);
-  if (opts.set.length > 0) {
-    for (const s of opts.set) splitSet(s);
-    const defs = await definitions(deps, type, listId);
-    Object.assign(values, parseSets(opts.set, defs, type));
-  }
-  return { default: values };
 }
 
 /**

@@ -9,7 +9,8 @@ import { findDefinition } from '../../schema/definitions.ts';
 import { isPlainObject, isUuid } from '../../util/guards.ts';
 import { coerceValue } from '../../values/coerce.ts';
 import { unneutralise } from '../../values/write-form.ts';
-import { checkValues, type PropertyDefinition, plural } from './shared.ts';
+import { checkValues } from '../common/record-values.ts';
+import { type PropertyDefinition, plural } from './shared.ts';
 
 export type ItemsFormat = 'csv' | 'ndjson' | 'json';
 

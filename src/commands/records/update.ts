@@ -2,8 +2,10 @@
 // record; only the given properties change.
 import { updateRecord } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
+import { recordId, recordType } from '../common/record-args.ts';
+import { buildWrite } from '../common/record-values.ts';
 import { preconditionFailed } from './if-match.ts';
-import { buildWrite, printRecord, recordId, recordType } from './shared.ts';
+import { printRecord } from './shared.ts';
 
 export interface UpdateOptions {
   type: string;

@@ -2,8 +2,10 @@
 // value, or create it (with that value) when none does. Several matches exit 6.
 import { upsertRecordByValue } from '../../api/records.ts';
 import type { Deps } from '../../factory.ts';
+import { recordType } from '../common/record-args.ts';
+import { buildWrite } from '../common/record-values.ts';
 import { lookupError, resolveLookup } from './lookup.ts';
-import { buildWrite, printRecord, recordType } from './shared.ts';
+import { printRecord } from './shared.ts';
 
 export interface UpsertOptions {
   type: string;

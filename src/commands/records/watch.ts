@@ -13,9 +13,10 @@ import { eventOf, type WatchEvent } from '../../watch/event.ts';
 import { changeMatches, compileWatchFilter } from '../../watch/filter.ts';
 import { follow } from '../../watch/follow.ts';
 import { changeLine } from '../../watch/lines.ts';
+import { recordType } from '../common/record-args.ts';
 import { isStop, stopped } from '../common/stop.ts';
 import { planRead } from './read.ts';
-import { definitions, recordType } from './shared.ts';
+import { definitions } from './shared.ts';
 import { RecordsPoller } from './watch-poll.ts';
 
 export interface WatchOptions {

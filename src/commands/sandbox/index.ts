@@ -23,7 +23,7 @@ function probability(flag: string, value: string | undefined): number {
   return n;
 }
 
-export function registerSandbox(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const sandbox = program
     .command('sandbox')
     .description('A local, stateful emulator of the whole API, for trying ws and for tests')

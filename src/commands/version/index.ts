@@ -3,7 +3,7 @@ import type { Command, CommandContext } from '../../command.ts';
 import { examples } from '../../help.ts';
 import type { OptionValues } from '../common/flags.ts';
 
-export function registerVersion(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   program
     .command('version')
     .description("Print ws's version (same as `ws --version`)")

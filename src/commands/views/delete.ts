@@ -1,14 +1,9 @@
 import { deleteView, getView } from '../../api/views.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
-import { resolveView, rethrowForView, viewObjectType } from './shared.ts';
+import { resolveView, rethrowForView, type ViewRef, viewObjectType } from './shared.ts';
 
-export interface DeleteOptions {
-  type: string;
-  view: string;
-}
-
-export async function run(opts: DeleteOptions, deps: Deps): Promise<void> {
+export async function run(opts: ViewRef, deps: Deps): Promise<void> {
   const type = viewObjectType(opts.type);
   const client = await deps.client();
   const found = await resolveView(deps, client, type, opts.view);

@@ -73,7 +73,7 @@ function specOptions(f: Flags) {
   };
 }
 
-export function registerViews(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const views = program
     .command('views')
     .alias('view')

@@ -8,7 +8,7 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { plural } from '../../output/plural.ts';
 import { renderObject } from '../../output/render.ts';
-import { recordId } from '../records/shared.ts';
+import { recordId } from '../common/record-args.ts';
 import { resolveView, viewColumns, viewObjectType } from './shared.ts';
 
 export interface PinsOptions {

@@ -3,18 +3,15 @@
 // Columns are the view's `select`, then PINNED; rows stream as pages arrive, except
 // to a table. --json gives the API's rows with `pinned` added.
 import { paginate } from '../../api/paginate.ts';
-import { getView, listViewRecords, type View, type ViewRecord } from '../../api/views.ts';
+import { listViewRecords, type ViewRecord } from '../../api/views.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { plural } from '../../output/plural.ts';
 import { createRowWriter } from '../../output/render.ts';
-import { resolveView, rethrowForView, viewNotFound, viewObjectType } from './shared.ts';
+import { namedView, type ViewRef, viewNotFound } from './shared.ts';
 import { recordColumns } from './view-records.ts';
 
-export interface RecordsOptions {
-  type: string;
-  /** A view id, or a view name (looked up in the listing). */
-  view: string;
+export interface RecordsOptions extends ViewRef {
   /** How many records in all (default 50, one page). */
   limit?: number | undefined;
   /** Every record of the view. */
@@ -22,12 +19,7 @@ export interface RecordsOptions {
 }
 
 export async function run(opts: RecordsOptions, deps: Deps): Promise<void> {
-  const type = viewObjectType(opts.type);
-  const client = await deps.client();
-  const found = await resolveView(deps, client, type, opts.view);
-  const view: View =
-    found.view ??
-    (await getView(client, type, found.id, { signal: deps.signal }).catch(rethrowForView(type)));
+  const { type, client, view } = await namedView(deps, opts);
   const pinned = new Set(view.record_order ?? []);
   let hasMore = false;
   const pages = paginate(

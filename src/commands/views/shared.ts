@@ -4,7 +4,7 @@
 import type { ApiClient } from '../../api/client.ts';
 import { objectType, type ViewType } from '../../api/object-types.ts';
 import { paginate } from '../../api/paginate.ts';
-import { listViews, type View, type ViewFields } from '../../api/views.ts';
+import { getView, listViews, type View, type ViewFields } from '../../api/views.ts';
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
@@ -16,6 +16,7 @@ import { formatWhere } from '../../query/where.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { storeViewNames } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
+import { namedIn, someNames } from '../common/by-name.ts';
 
 export { VIEW_KINDS } from './kinds.ts';
 
@@ -72,18 +73,13 @@ export async function resolveView(
     }
     throw err;
   }
-  let matches = views.filter((v) => v.name === given);
-  if (matches.length === 0)
-    matches = views.filter((v) => v.name.toLowerCase() === given.toLowerCase());
+  const matches = namedIn(views, given);
   if (matches.length === 1) return { id: matches[0]!.id, view: matches[0]! };
   if (matches.length === 0) {
     throw new NotFoundError(
       `No ${type} view has the id or name "${given}".`,
       views.length > 0
-        ? `${type} views: ${views
-            .slice(0, 10)
-            .map((v) => `"${v.name}"`)
-            .join(', ')}${views.length > 10 ? `, … (${views.length} in all)` : ''}.`
+        ? `${type} views: ${someNames(views)}.`
         : `There are no ${type} views; create one with \`ws views create ${type} --name NAME\`.`,
     );
   }
@@ -91,6 +87,28 @@ export async function resolveView(
     `${matches.length} ${type} views are named "${given}": ${matches.map((v) => v.id).join(', ')}.`,
     'Pass the id of the one you mean.',
   );
+}
+
+/** The arguments that name one view: its object type, and its id or name. */
+export interface ViewRef {
+  type: string;
+  /** A view id, or a view name (looked up in the listing). */
+  view: string;
+}
+
+/** The view a verb's TYPE and VIEW name, with its type and the client that read it. */
+export async function namedView(
+  deps: Deps,
+  ref: ViewRef,
+): Promise<{ type: ViewType; client: ApiClient; view: View }> {
+  const type = viewObjectType(ref.type);
+  const client = await deps.client();
+  const found = await resolveView(deps, client, type, ref.view);
+  // A view found by name comes from the listing already: no second read.
+  const view =
+    found.view ??
+    (await getView(client, type, found.id, { signal: deps.signal }).catch(rethrowForView(type)));
+  return { type, client, view };
 }
 
 /** For `.catch()`: rethrow, a 404 for a view with a hint to list them. */

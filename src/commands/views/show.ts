@@ -10,12 +10,16 @@ import type { Progress } from '../../io/streams.ts';
 import { type Column, cellValue, chooseColumns } from '../../output/format.ts';
 import { plural } from '../../output/plural.ts';
 import { createRowWriter, type RowWriter, renderRows } from '../../output/render.ts';
-import { definitionsOrWarn, resolveView, viewNotFound, viewObjectType } from './shared.ts';
+import {
+  definitionsOrWarn,
+  resolveView,
+  type ViewRef,
+  viewNotFound,
+  viewObjectType,
+} from './shared.ts';
 import { type Group, kanbanGroups, recordColumns } from './view-records.ts';
 
-export interface ShowOptions {
-  type: string;
-  view: string;
+export interface ShowOptions extends ViewRef {
   /** How many records in all (default 50, one page). */
   limit?: number | undefined;
   /** Every record of the view. */

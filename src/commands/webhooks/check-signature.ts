@@ -9,7 +9,7 @@ import { readBodyArg } from '../../webhooks/body.ts';
 import { explainFailure } from '../../webhooks/explain.ts';
 import { readSecret } from '../../webhooks/secret.ts';
 import { DEFAULT_TOLERANCE_S, verifySignature } from '../../webhooks/signature.ts';
-import { resolveWebhook } from './shared.ts';
+import { resolveWebhook } from '../common/find-webhook.ts';
 
 export interface CheckSignatureOptions {
   secretFile?: string | undefined;

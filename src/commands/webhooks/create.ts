@@ -8,8 +8,10 @@ import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { shellWord } from '../../util/shell.ts';
 import { checkWritable, writeSecretFile } from '../../webhooks/secret.ts';
+import { refuseTakenName } from '../common/find-webhook.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
+import { webhookColumns } from './columns.ts';
 import { awaitHandshake, type HandshakeOutcome, reportHandshake, shouldWait } from './handshake.ts';
-import { checkReceiverUrl, refuseTakenName, webhookColumns } from './shared.ts';
 
 export interface CreateOptions {
   name?: string | undefined;

@@ -3,7 +3,7 @@
 import { deleteWebhook } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
-import { notFound, resolveWebhook, webhookOf } from './shared.ts';
+import { notFound, resolveWebhook, webhookOf } from '../common/find-webhook.ts';
 
 export interface DeleteOptions {
   webhook: string;

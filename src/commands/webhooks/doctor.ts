@@ -7,7 +7,8 @@ import type { Column } from '../../output/format.ts';
 import { createRowWriter } from '../../output/render.ts';
 import { type CheckResult, runDoctor } from '../../webhooks/doctor.ts';
 import { readSecret } from '../../webhooks/secret.ts';
-import { checkReceiverUrl, webhookOf } from './shared.ts';
+import { webhookOf } from '../common/find-webhook.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
 
 export interface DoctorOptions {
   url: string;

@@ -1,7 +1,8 @@
 // `ws webhooks get ID|NAME`: one webhook, every field.
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
-import { webhookColumns, webhookOf } from './shared.ts';
+import { webhookOf } from '../common/find-webhook.ts';
+import { webhookColumns } from './columns.ts';
 
 export interface GetOptions {
   /** A webhook id, or a name (looked up with the listing). */

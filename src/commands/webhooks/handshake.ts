@@ -7,7 +7,7 @@ import { getWebhook, type Webhook } from '../../api/webhooks.ts';
 import { WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { shellWord } from '../../util/shell.ts';
-import { DEFAULT_WAIT_MS, poll, settledDelivery } from './shared.ts';
+import { DEFAULT_WAIT_MS, poll, settledDelivery } from './delivery-outcome.ts';
 
 export interface HandshakeOutcome {
   status: 'success' | 'failed';

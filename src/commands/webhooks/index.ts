@@ -37,7 +37,7 @@ function seconds(f: Flags, flag: string): number | undefined {
   return f.integer(flag, 1, 3600);
 }
 
-export function registerWebhooks(program: Command, ctx: CommandContext): void {
+export function register(program: Command, ctx: CommandContext): void {
   const webhooks = program
     .command('webhooks')
     .alias('webhook')

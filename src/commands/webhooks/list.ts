@@ -2,7 +2,7 @@
 import { listWebhooks } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { renderRows } from '../../output/render.ts';
-import { webhookListColumns } from './shared.ts';
+import { webhookListColumns } from './columns.ts';
 
 export type ListOptions = Record<string, never>;
 

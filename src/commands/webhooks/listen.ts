@@ -11,11 +11,12 @@ import type { Deps } from '../../factory.ts';
 import { withClockSkew } from '../../webhooks/explain.ts';
 import { type Received, type Receiver, startReceiver } from '../../webhooks/receiver.ts';
 import { checkWritable, readSecret, writeSecretFile } from '../../webhooks/secret.ts';
+import { webhookOf } from '../common/find-webhook.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
 import { stopSignal } from '../common/stop.ts';
 import { awaitHandshake } from './handshake.ts';
 import { ListenOutput } from './listen-output.ts';
 import { isSandbox, listenName, removeOrphans } from './listen-setup.ts';
-import { checkReceiverUrl, webhookOf } from './shared.ts';
 
 export interface ListenOptions {
   forwardTo?: string | undefined;

@@ -7,14 +7,8 @@ import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { shellWord } from '../../util/shell.ts';
-import {
-  attemptText,
-  newestSettled,
-  notFound,
-  resolveWebhook,
-  retryText,
-  settledDelivery,
-} from './shared.ts';
+import { notFound, resolveWebhook } from '../common/find-webhook.ts';
+import { attemptText, newestSettled, retryText, settledDelivery } from './delivery-outcome.ts';
 
 export interface PingOptions {
   webhook: string;

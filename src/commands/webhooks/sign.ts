@@ -9,7 +9,7 @@ import { readBodyArg } from '../../webhooks/body.ts';
 import { deliveryHeaders, testDelivery } from '../../webhooks/delivery-body.ts';
 import { readSecret } from '../../webhooks/secret.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../webhooks/signature.ts';
-import { checkReceiverUrl } from './shared.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
 
 export interface SignOptions {
   secretFile?: string | undefined;

@@ -5,15 +5,10 @@ import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import { shellWord } from '../../util/shell.ts';
+import { notFound, refuseTakenName, resolveWebhook } from '../common/find-webhook.ts';
+import { checkReceiverUrl } from '../common/receiver-url.ts';
+import { type ShownWebhook, webhookColumns } from './columns.ts';
 import { awaitHandshake, reportHandshake, shouldWait } from './handshake.ts';
-import {
-  checkReceiverUrl,
-  notFound,
-  refuseTakenName,
-  resolveWebhook,
-  type ShownWebhook,
-  webhookColumns,
-} from './shared.ts';
 
 export interface UpdateOptions {
   webhook: string;

@@ -4,8 +4,9 @@ import { getWebhook, verifyWebhook } from '../../api/webhooks.ts';
 import type { Deps } from '../../factory.ts';
 import { renderObject } from '../../output/render.ts';
 import { shellWord } from '../../util/shell.ts';
+import { notFound, resolveWebhook } from '../common/find-webhook.ts';
+import { type ShownWebhook, webhookColumns } from './columns.ts';
 import { awaitHandshake, handshakeFailed, reportHandshake, shouldWait } from './handshake.ts';
-import { notFound, resolveWebhook, type ShownWebhook, webhookColumns } from './shared.ts';
 
 export interface VerifyOptions {
   webhook: string;
