@@ -15,6 +15,7 @@ import { invalidRequest, notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
 import {
   defineSlice,
+  parseByTeam,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -229,21 +230,7 @@ export class AutomationsModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.automations';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of automations');
-    const teams = new Map<string, StoredAutomation[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const automation = parseAutomation(item, `${base}[${i}]`);
-      if (ids.has(automation.id)) {
-        throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${automation.id}`);
-      }
-      ids.add(automation.id);
-      const list = teams.get(automation.team_id) ?? [];
-      teams.set(automation.team_id, list);
-      list.push(automation);
-    }
-    this.teams = teams;
+    this.teams = parseByTeam(data, 'store.slices.automations', 'automations', parseAutomation);
     this.candidates = new Map();
   }
 

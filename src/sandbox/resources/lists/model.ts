@@ -11,6 +11,7 @@ import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
 import { isObjectType, OBJECT_TYPES } from '../../object-types.ts';
 import {
   defineSlice,
+  parseByTeam,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -111,19 +112,7 @@ export class ListsModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.lists';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of lists');
-    const teams = new Map<string, StoredList[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const list = parseList(item, `${base}[${i}]`);
-      if (ids.has(list.id)) throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${list.id}`);
-      ids.add(list.id);
-      const lists = teams.get(list.team_id) ?? [];
-      teams.set(list.team_id, lists);
-      lists.push(list);
-    }
-    this.teams = teams;
+    this.teams = parseByTeam(data, 'store.slices.lists', 'lists', parseList);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   type SliceContext,
   SnapshotError,
   type Store,
+  snapshotItems,
 } from '../../store.ts';
 import {
   canonicalRole,
@@ -447,16 +448,12 @@ export class PropertiesModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.properties';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of definitions');
     const teams = new Map<string, Map<string, PropertyDefinition[]>>();
     const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const def = parseDefinition(item, `${base}[${i}]`);
+    for (const [item, at] of snapshotItems(data, 'store.slices.properties', 'definitions')) {
+      const def = parseDefinition(item, at);
       for (const id of [def.id, ...(def.options ?? []).map((o) => o.id)]) {
-        if (ids.has(id) || isDefaultId(id)) {
-          throw new SnapshotError(`${base}[${i}]`, `duplicate id ${id}`);
-        }
+        if (ids.has(id) || isDefaultId(id)) throw new SnapshotError(at, `duplicate id ${id}`);
         ids.add(id);
       }
       entryOf(

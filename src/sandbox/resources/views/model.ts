@@ -11,6 +11,7 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import {
   defineSlice,
+  parseByTeam,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -247,19 +248,7 @@ export class ViewsModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.views';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of views');
-    const teams = new Map<string, View[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const view = parseView(item, `${base}[${i}]`);
-      if (ids.has(view.id)) throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${view.id}`);
-      ids.add(view.id);
-      const views = teams.get(view.team_id) ?? [];
-      teams.set(view.team_id, views);
-      views.push(view);
-    }
-    this.teams = teams;
+    this.teams = parseByTeam(data, 'store.slices.views', 'views', parseView);
   }
 }
 
