@@ -373,3 +373,19 @@ export class Store {
     for (const listener of this.listeners) listener(change);
   }
 }
+
+/**
+ * What a resource keeps for each store beside its slices (a runner and its timer, a ticket
+ * book, caches): made by `make` on first use, and gone with the store.
+ */
+export function perStore<T extends object>(make: (store: Store) => T): (store: Store) => T {
+  const made = new WeakMap<Store, T>();
+  return (store) => {
+    let value = made.get(store);
+    if (value === undefined) {
+      value = make(store);
+      made.set(store, value);
+    }
+    return value;
+  };
+}
