@@ -8,7 +8,7 @@ import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { fieldProblem, objectBody } from '../../control.ts';
 import { fingerprintOf, readCursor, writeCursor } from '../../cursor.ts';
 import { notFound } from '../../errors.ts';
-import { queryValue, teamOf } from '../../request.ts';
+import { queryValue, requireTypeIn, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { contactViewsOf } from './contact-views.ts';
 import { AUTOMATION_OBJECT_TYPES, automationsOf, isAutomationObjectType } from './model.ts';
@@ -18,14 +18,11 @@ import { runsOf } from './runs.ts';
 import type { AutomationFields, ContactView, RunStatus, StoredAutomation } from './types.ts';
 
 /** Path check of every automation route: the object type must be one of the nine of api.md. */
-export function requireAutomationObjectType(ctx: PathContext): void {
-  const type = ctx.params['automationObjectType'] ?? '';
-  if (!isAutomationObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}' for triggered automations. Known object types: ${AUTOMATION_OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
+export const requireAutomationObjectType = requireTypeIn(
+  'automationObjectType',
+  AUTOMATION_OBJECT_TYPES,
+  'triggered automations',
+);
 
 /** POST …/triggered_automations → 201 with etag */
 export function createAutomation(ctx: RequestContext): Reply {

@@ -2,10 +2,10 @@
 // model. The request has passed the contract at the door (types, enums, formats), so the
 // handlers only read it; the model applies the rules.
 
-import { invalidRequest, notFound } from '../../errors.ts';
-import { listScope, queryFlag, queryValue, teamOf } from '../../request.ts';
-import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
+import { invalidRequest } from '../../errors.ts';
+import { listScope, queryFlag, queryValue, requireTypeIn, teamOf } from '../../request.ts';
+import type { Reply, RequestContext } from '../../resource.ts';
+import { PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
 import { type PropertiesModel, propertiesOf } from './model.ts';
 import { describeDefinition } from './rules.ts';
 import {
@@ -18,14 +18,11 @@ import {
 } from './types.ts';
 
 /** Path check of the per-type property routes: the object type must be a known one. */
-export function requirePropertyObjectType(ctx: PathContext): void {
-  const type = ctx.params['objectType'] ?? '';
-  if (!isPropertyObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}' for properties. Known object types: ${PROPERTY_OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
+export const requirePropertyObjectType = requireTypeIn(
+  'objectType',
+  PROPERTY_OBJECT_TYPES,
+  'properties',
+);
 
 type Body = Record<string, unknown>;
 
