@@ -9,32 +9,22 @@ import { randomUUID } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
 import { isObjectType, OBJECT_TYPES } from '../../object-types.ts';
-import {
-  defineSlice,
-  parseByTeam,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
+import { TeamSlice } from '../../team-slice.ts';
 import { propertiesOf } from '../properties/model.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { viewsOf } from '../views/model.ts';
 import { LIST_TEMPLATES, PRIMARY_COLUMNS, TEMPLATES, type TemplateId } from './templates.ts';
 import type { NewList, StoredList } from './types.ts';
 
-export class ListsModel implements Slice {
-  /** Lists by team, in creation order. */
-  private teams = new Map<string, StoredList[]>();
-  private readonly ctx: SliceContext;
-
+export class ListsModel extends TeamSlice<StoredList> {
   constructor(ctx: SliceContext) {
-    this.ctx = ctx;
+    super(ctx, { base: 'store.slices.lists', what: 'lists', parse: parseList });
   }
 
   /** The team's lists, in creation order. */
   list(teamId: string): readonly StoredList[] {
-    return this.teams.get(teamId) ?? [];
+    return this.itemsOf(teamId);
   }
 
   /** The list, or 404. */
@@ -88,31 +78,9 @@ export class ListsModel implements Slice {
       list_id: list.id,
       select: [...primary, stage.slug],
     });
-    let lists = this.teams.get(teamId);
-    if (lists === undefined) {
-      lists = [];
-      this.teams.set(teamId, lists);
-    }
-    lists.push(list);
+    this.add(list);
     this.ctx.changed();
     return list;
-  }
-
-  reset(): void {
-    this.teams = new Map();
-  }
-
-  isEmpty(): boolean {
-    for (const lists of this.teams.values()) if (lists.length > 0) return false;
-    return true;
-  }
-
-  toJSON(): StoredList[] {
-    return [...this.teams.values()].flat();
-  }
-
-  load(data: unknown): void {
-    this.teams = parseByTeam(data, 'store.slices.lists', 'lists', parseList);
   }
 }
 
