@@ -11,6 +11,7 @@ import type { Trigger } from '../../../automations/types.ts';
 import { AutomationObjectType } from '../../../generated/enums.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
+import { entryOf } from '../../../util/maps.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
 import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
@@ -150,16 +151,8 @@ export class AutomationsModel extends TeamSlice<StoredAutomation> {
 
   /** The enabled automations a `trigger` write of `objectType` may fire, in creation order. */
   candidatesFor(teamId: string, objectType: string, trigger: Trigger): readonly Candidate[] {
-    let team = this.candidates.get(teamId);
-    if (team === undefined) {
-      team = new Map();
-      this.candidates.set(teamId, team);
-    }
-    let found = team.get(objectType);
-    if (found === undefined) {
-      found = this.buildCandidates(teamId, objectType);
-      team.set(objectType, found);
-    }
+    const team = entryOf(this.candidates, teamId, () => new Map());
+    const found = entryOf(team, objectType, () => this.buildCandidates(teamId, objectType));
     return trigger === 'updated'
       ? found.updated
       : trigger === 'deleted'

@@ -154,16 +154,8 @@ export class PropertiesModel implements Slice {
     listId: string | null,
     input: string,
   ): PropertyOption | undefined {
-    let tables = this.optionTables.get(def);
-    if (tables === undefined) {
-      tables = new Map();
-      this.optionTables.set(def, tables);
-    }
-    let table = tables.get(listId);
-    if (table === undefined) {
-      table = optionTable(this.optionsOn(def, listId));
-      tables.set(listId, table);
-    }
+    const tables = entryOf(this.optionTables, def, () => new Map());
+    const table = entryOf(tables, listId, () => optionTable(this.optionsOn(def, listId)));
     return lookUpOption(table, input);
   }
 
