@@ -38,7 +38,7 @@ export interface Deps {
   env: Env;
   clock: Clock;
   prompter: Prompter;
-  /** Cancelled on Ctrl-C. */
+  /** Cancelled on Ctrl-C (SIGINT) or SIGTERM. */
   signal: AbortSignal;
   /**
    * While a handler is registered, a second Ctrl-C calls it instead of leaving at once: a
@@ -97,7 +97,10 @@ export interface DepsInit {
   prompter?: Prompter;
   /** Filled with the secrets in use, so that error reports can redact them. */
   secrets?: string[];
-  /** Passed to the API client (tests use it to skip backoff waits). */
+  /**
+   * Passed to the API client (tests use it to skip or record backoff waits, or to send
+   * through a stub).
+   */
   clientOverrides?: Partial<ClientOptions>;
 }
 
@@ -193,9 +196,9 @@ export function createDeps(init: DepsInit, flags: GlobalFlags): OwnedDeps {
     async client() {
       client ??= deps.credentials().then(build);
       const made = await client;
-      // Every request in flight listens to the command's signal; imports and batch work keep
-      // up to 16 at once (--concurrency), past Node's default of 10 listeners and its leak
-      // warning.
+      // Every request in flight listens to the command's signal; an import keeps up to 32 at
+      // once and batch work up to 16 (--concurrency), past Node's default of 10 listeners and
+      // its leak warning.
       setMaxListeners(100, init.signal);
       return made;
     },

@@ -19,7 +19,14 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import { isPlainObject } from '../util/guards.ts';
 import { SandboxError } from './errors.ts';
 import type { Reply } from './resource.ts';
-import { defineSlice, type Slice, type SliceContext, SnapshotError, type Store } from './store.ts';
+import {
+  defineSlice,
+  type Slice,
+  type SliceContext,
+  SnapshotError,
+  type Store,
+  snapshotItems,
+} from './store.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Answers kept at most (each costs a few KB of memory and about 1 KB of data file). */
@@ -154,12 +161,9 @@ export class IdempotencyCache implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.idempotency';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of [key, answer]');
     const answers = new Map<string, CachedAnswer>();
     const stale = new Map<string, StaleKey>();
-    for (const [i, item] of data.entries()) {
-      const at = `${base}[${i}]`;
+    for (const [item, at] of snapshotItems(data, 'store.slices.idempotency', '[key, answer]')) {
       if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== 'string') {
         throw new SnapshotError(at, 'must be a [key, answer] pair with a string key');
       }

@@ -5,7 +5,7 @@
 import { isUuid } from '../util/guards.ts';
 import { fingerprintOf, readCursor, writeCursor } from './cursor.ts';
 import { invalidRequest, notFound } from './errors.ts';
-import { BULK_TYPES, isObjectType, OBJECT_TYPES, type ObjectType } from './object-types.ts';
+import { BULK_TYPES, OBJECT_TYPES, type ObjectType } from './object-types.ts';
 import type { PathContext, RequestContext } from './resource.ts';
 import type { Scope } from './resources/properties/scope.ts';
 import { recordsOf } from './resources/records/model.ts';
@@ -35,15 +35,28 @@ export function teamOf(ctx: PathContext): string {
   return ctx.params['teamId']!;
 }
 
-/** Path check of the record routes: `{objectType}` must be a record type. */
-export function requireObjectType(ctx: PathContext): void {
-  const type = ctx.params['objectType'] ?? '';
-  if (!isObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}'. Known object types: ${OBJECT_TYPES.join(', ')}.`,
-    );
-  }
+/**
+ * A path check: the object type in the path parameter `param` must be one of `types` (404
+ * naming them otherwise, and `what` the routes serve when given).
+ */
+export function requireTypeIn(
+  param: string,
+  types: readonly string[],
+  what?: string,
+): (ctx: PathContext) => void {
+  return (ctx) => {
+    const type = ctx.params[param] ?? '';
+    if (!types.includes(type)) {
+      const serving = what === undefined ? '' : ` for ${what}`;
+      throw notFound(
+        `Unknown object type '${type}'${serving}. Known object types: ${types.join(', ')}.`,
+      );
+    }
+  };
 }
+
+/** Path check of the record routes: `{objectType}` must be a record type. */
+export const requireObjectType = requireTypeIn('objectType', OBJECT_TYPES);
 
 /**
  * Path check of import and the batch operations: a record type that has them (every one

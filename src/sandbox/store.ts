@@ -13,6 +13,7 @@
 // adding a resource never touches this file.
 
 import { isPlainObject } from '../util/guards.ts';
+import { entryOf } from '../util/maps.ts';
 import { Clock } from './clock.ts';
 import { EventBus, type ListenerErrorHandler } from './events.ts';
 import { Work } from './work.ts';
@@ -95,6 +96,53 @@ export class SnapshotError extends Error {
     this.name = 'SnapshotError';
     this.path = path;
   }
+}
+
+/**
+ * The items of a snapshot's array, each with where it stands (`<base>[i]`); anything but an
+ * array is refused (`must be an array of <what>`).
+ */
+export function snapshotItems(data: unknown, base: string, what: string): [unknown, string][] {
+  if (!Array.isArray(data)) throw new SnapshotError(base, `must be an array of ${what}`);
+  return data.map((item, i) => [item, `${base}[${i}]`]);
+}
+
+/**
+ * A snapshot's items by their id `key`, in their order: each parsed at `<base>[i]`, and an id
+ * that comes twice refused at `<base>[i].<key>`.
+ */
+export function parseById<K extends string, T extends Record<K, string>>(
+  items: readonly unknown[],
+  base: string,
+  key: K,
+  parse: (item: unknown, at: string) => T,
+): Map<string, T> {
+  const byId = new Map<string, T>();
+  for (const [i, item] of items.entries()) {
+    const parsed = parse(item, `${base}[${i}]`);
+    const id = parsed[key];
+    if (byId.has(id)) throw new SnapshotError(`${base}[${i}].${key}`, `duplicate id ${id}`);
+    byId.set(id, parsed);
+  }
+  return byId;
+}
+
+/**
+ * A slice kept as one array of `<what>` (lists, views, automations): each item parsed at
+ * `<base>[i]`, an id that comes twice refused, and the items grouped by team in their order.
+ */
+export function parseByTeam<T extends { id: string; team_id: string }>(
+  data: unknown,
+  base: string,
+  what: string,
+  parse: (item: unknown, at: string) => T,
+): Map<string, T[]> {
+  if (!Array.isArray(data)) throw new SnapshotError(base, `must be an array of ${what}`);
+  const teams = new Map<string, T[]>();
+  for (const item of parseById(data, base, 'id', parse).values()) {
+    entryOf(teams, item.team_id, () => []).push(item);
+  }
+  return teams;
 }
 
 export interface StoreSnapshot {
@@ -324,4 +372,20 @@ export class Store {
   private changed(change: StoreChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/**
+ * What a resource keeps for each store beside its slices (a runner and its timer, a ticket
+ * book, caches): made by `make` on first use, and gone with the store.
+ */
+export function perStore<T extends object>(make: (store: Store) => T): (store: Store) => T {
+  const made = new WeakMap<Store, T>();
+  return (store) => {
+    let value = made.get(store);
+    if (value === undefined) {
+      value = make(store);
+      made.set(store, value);
+    }
+    return value;
+  };
 }

@@ -5,6 +5,7 @@
 // body, so retries and the delivery log reflect what the handler did.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBodyUpTo } from '../util/body.ts';
 import { type ExchangeResult, exchange } from './exchange.ts';
 import {
   DELIVERY_ID_HEADER,
@@ -100,19 +101,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v.join(',') : v;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function answer(res: ServerResponse, status: number, body: string | Buffer, type = 'text/plain') {
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
   res.end(body);
@@ -142,7 +130,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       answer(res, 405, 'ws webhooks listen takes POST deliveries and the GET handshake');
       return;
     }
-    const body = await readBody(req);
+    const body = await readBodyUpTo(req, MAX_BODY);
     if (body === undefined) {
       answer(res, 413, `the body is larger than ${MAX_BODY} bytes`);
       return;

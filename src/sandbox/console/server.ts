@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBodyUpTo } from '../../util/body.ts';
 import { errorBody, SandboxError } from '../errors.ts';
 import { Router, splitPath } from '../router.ts';
 import { newRequestId, type PathOwner } from '../server.ts';
@@ -451,21 +452,12 @@ function hostOf(origin: string): string | undefined {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) {
-        reject(new SandboxError(413, 'payload_too_large', 'The request body is too large.'));
-      } else resolve(Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const body = await readBodyUpTo(req, MAX_BODY_BYTES);
+  if (body === undefined) {
+    throw new SandboxError(413, 'payload_too_large', 'The request body is too large.');
+  }
+  return body;
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

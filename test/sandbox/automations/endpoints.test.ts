@@ -233,11 +233,21 @@ describe('automations: listing', () => {
     );
     assertError(foreign, 400, 'invalid_request', 'query.cursor');
     assert.equal(foreign.body.error.errors[0].code, 'cursor_mismatch');
-    assertError(
-      await http.get('deal/triggered_automations?cursor=nonsense'),
-      400,
-      'invalid_request',
-      'query.cursor',
-    );
+    const nonsense = await http.get('deal/triggered_automations?cursor=nonsense');
+    assertError(nonsense, 400, 'invalid_request', 'query.cursor');
+    assert.equal(nonsense.body.error.errors[0].code, 'invalid_cursor');
+    // This listing's cursor with a position none is given out with: a page of 0 or of more
+    // than 50, an offset below 0.
+    const state = JSON.parse(Buffer.from(first.next_cursor, 'base64url').toString('utf8'));
+    for (const forged of [
+      { ...state, l: 0 },
+      { ...state, l: 51 },
+      { ...state, o: -1 },
+    ]) {
+      const cursor = Buffer.from(JSON.stringify(forged)).toString('base64url');
+      const refused = await http.get(`deal/triggered_automations?cursor=${cursor}`);
+      assertError(refused, 400, 'invalid_request', 'query.cursor');
+      assert.equal(refused.body.error.errors[0].code, 'invalid_cursor', JSON.stringify(forged));
+    }
   });
 });

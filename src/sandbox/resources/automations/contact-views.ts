@@ -12,6 +12,7 @@ import {
   type SliceContext,
   SnapshotError,
   type Store,
+  snapshotItems,
 } from '../../store.ts';
 import type { Scope } from '../properties/scope.ts';
 import { type Combinator, compileFilter, type FilterEntry } from '../records/filter.ts';
@@ -84,11 +85,8 @@ export class ContactViewsModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.contact_views';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of contact views');
     const views = new Map<string, ContactView>();
-    for (const [i, item] of data.entries()) {
-      const at = `${base}[${i}]`;
+    for (const [item, at] of snapshotItems(data, 'store.slices.contact_views', 'contact views')) {
       if (
         !isPlainObject(item) ||
         typeof item['id'] !== 'string' ||

@@ -3,13 +3,12 @@
 // the models. API bodies have passed the contract at the door (kinds, action items, shapes,
 // formats); the model checks them against the property definitions.
 
-import { createHash } from 'node:crypto';
 import type { ActionItem, Changeset, StateFilter } from '../../../automations/types.ts';
-import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { fieldProblem, objectBody } from '../../control.ts';
-import { invalidRequest, notFound } from '../../errors.ts';
-import { queryValue, teamOf } from '../../request.ts';
+import { fingerprintOf, readCursor, writeCursor } from '../../cursor.ts';
+import { notFound } from '../../errors.ts';
+import { queryValue, requireTypeIn, teamOf } from '../../request.ts';
 import type { PathContext, Reply, RequestContext } from '../../resource.ts';
 import { contactViewsOf } from './contact-views.ts';
 import { AUTOMATION_OBJECT_TYPES, automationsOf, isAutomationObjectType } from './model.ts';
@@ -19,14 +18,11 @@ import { runsOf } from './runs.ts';
 import type { AutomationFields, ContactView, RunStatus, StoredAutomation } from './types.ts';
 
 /** Path check of every automation route: the object type must be one of the nine of api.md. */
-export function requireAutomationObjectType(ctx: PathContext): void {
-  const type = ctx.params['automationObjectType'] ?? '';
-  if (!isAutomationObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}' for triggered automations. Known object types: ${AUTOMATION_OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
+export const requireAutomationObjectType = requireTypeIn(
+  'automationObjectType',
+  AUTOMATION_OBJECT_TYPES,
+  'triggered automations',
+);
 
 /** POST …/triggered_automations → 201 with etag */
 export function createAutomation(ctx: RequestContext): Reply {
@@ -46,25 +42,33 @@ export function listAutomations(ctx: RequestContext): Reply {
   const all = automationsOf(ctx.store)
     .list(teamOf(ctx), typeOf(ctx), listId)
     .filter((a) => kind === undefined || a.kind === kind);
-  const fingerprint = createHash('sha256')
-    .update(canonicalJson({ type: typeOf(ctx), kind: kind ?? null, list_id: listId ?? null }))
-    .digest('base64url')
-    .slice(0, 12);
+  const fingerprint = fingerprintOf({
+    type: typeOf(ctx),
+    kind: kind ?? null,
+    list_id: listId ?? null,
+  });
   const cursor = queryValue(ctx, 'cursor');
   let offset = 0;
   let limit = Number(queryValue(ctx, 'limit') ?? 50);
-  if (cursor !== undefined) ({ offset, limit } = readCursor(cursor, fingerprint));
-  else offset = (Number(queryValue(ctx, 'page') ?? 1) - 1) * limit;
+  if (cursor !== undefined) {
+    ({ o: offset, l: limit } = readCursor(cursor, fingerprint, {
+      field: 'query.cursor',
+      // A cursor never holds a page of 0 (see below).
+      position: { o: { min: 0 }, l: { min: 1, max: 50 } },
+      listing: 'listing',
+      differs: 'a different kind or list_id',
+    }));
+  } else offset = (Number(queryValue(ctx, 'page') ?? 1) - 1) * limit;
   const data = all.slice(offset, offset + limit).map(automationBody);
   const hasMore = all.length > offset + limit;
   // A page of 0 moves nowhere: its cursor reads the first page of the default size instead.
-  const next = limit === 0 ? { offset, limit: 50 } : { offset: offset + limit, limit };
+  const next = limit === 0 ? { o: offset, l: 50 } : { o: offset + limit, l: limit };
   return {
     status: 200,
     body: {
       data,
       has_more: hasMore,
-      next_cursor: hasMore ? writeCursor(next.offset, next.limit, fingerprint) : null,
+      next_cursor: hasMore ? writeCursor(next, fingerprint) : null,
     },
   };
 }
@@ -287,33 +291,4 @@ function integerParam(
     );
   }
   return value;
-}
-
-/** The list's cursor: offset and page size, bound to the listing it came from. */
-function writeCursor(offset: number, limit: number, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ o: offset, l: limit, q: fingerprint })).toString('base64url');
-}
-
-function readCursor(cursor: string, fingerprint: string): { offset: number; limit: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  const state = isPlainObject(parsed) ? parsed : {};
-  const ok =
-    Number.isSafeInteger(state['o']) &&
-    (state['o'] as number) >= 0 &&
-    Number.isInteger(state['l']) &&
-    (state['l'] as number) >= 1 &&
-    (state['l'] as number) <= 50;
-  if (!ok || state['q'] !== fingerprint) {
-    const code = ok ? 'cursor_mismatch' : 'invalid_cursor';
-    const message = ok
-      ? 'The cursor belongs to another listing (another kind or list_id): send the same query with its next_cursor, or leave the cursor out to start from the first page.'
-      : `The cursor '${cursor}' is not one this endpoint gave out: pass back next_cursor unchanged, or leave the cursor out for the first page.`;
-    throw invalidRequest(message, [{ field: 'query.cursor', message, code }]);
-  }
-  return { offset: state['o'] as number, limit: state['l'] as number };
 }

@@ -11,15 +11,11 @@ import type { Trigger } from '../../../automations/types.ts';
 import { AutomationObjectType } from '../../../generated/enums.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
+import { entryOf } from '../../../util/maps.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
+import { TeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
 import { CompiledAutomations } from './compiled.ts';
 import type { AutomationFields, StoredAutomation } from './types.ts';
@@ -63,9 +59,7 @@ interface Candidates {
 
 const NONE: Candidates = { updated: [], created: [], deleted: [] };
 
-export class AutomationsModel implements Slice {
-  /** Automations by team, in creation order. */
-  private teams = new Map<string, StoredAutomation[]>();
+export class AutomationsModel extends TeamSlice<StoredAutomation> {
   /**
    * Candidates by team, then object type, each compiled on first use; dropped after any
    * change of automations or of definitions.
@@ -73,22 +67,25 @@ export class AutomationsModel implements Slice {
   private candidates = new Map<string, Map<string, Candidates>>();
   /** Compiles kept across changes and resets (compiled.ts): reused while they still hold. */
   private readonly compiles = new CompiledAutomations();
-  private readonly ctx: SliceContext;
 
   constructor(ctx: SliceContext) {
-    this.ctx = ctx;
+    super(ctx, {
+      base: 'store.slices.automations',
+      what: 'automations',
+      parse: parseAutomation,
+    });
   }
 
   /** A team's automations of an object type, in creation order; with listId, that list's. */
   list(teamId: string, objectType: string, listId?: string): StoredAutomation[] {
-    return (this.teams.get(teamId) ?? []).filter(
+    return this.itemsOf(teamId).filter(
       (a) => a.object_type === objectType && (listId === undefined || a.list_id === listId),
     );
   }
 
   /** The automation, or 404. */
   get(teamId: string, objectType: string, id: string): StoredAutomation {
-    const found = this.teams.get(teamId)?.find((a) => a.id === id && a.object_type === objectType);
+    const found = this.itemsOf(teamId).find((a) => a.id === id && a.object_type === objectType);
     if (found === undefined) {
       throw notFound(
         `No ${objectType} automation has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/triggered_automations.`,
@@ -115,12 +112,7 @@ export class AutomationsModel implements Slice {
       updated_at: at,
       version: 1,
     };
-    let list = this.teams.get(teamId);
-    if (list === undefined) {
-      list = [];
-      this.teams.set(teamId, list);
-    }
-    list.push(automation);
+    this.add(automation);
     this.changed();
     this.compiledAhead(store, automation);
     return automation;
@@ -143,7 +135,7 @@ export class AutomationsModel implements Slice {
       updated_at: this.ctx.clock.iso(),
       version: current.version + 1,
     };
-    const list = this.teams.get(teamId)!;
+    const list = this.itemsOf(teamId);
     list[list.indexOf(current)] = next;
     this.changed();
     this.compiledAhead(store, next);
@@ -152,24 +144,15 @@ export class AutomationsModel implements Slice {
 
   remove(teamId: string, objectType: string, id: string): StoredAutomation {
     const automation = this.get(teamId, objectType, id);
-    const list = this.teams.get(teamId)!;
-    list.splice(list.indexOf(automation), 1);
+    this.drop(automation);
     this.changed();
     return automation;
   }
 
   /** The enabled automations a `trigger` write of `objectType` may fire, in creation order. */
   candidatesFor(teamId: string, objectType: string, trigger: Trigger): readonly Candidate[] {
-    let team = this.candidates.get(teamId);
-    if (team === undefined) {
-      team = new Map();
-      this.candidates.set(teamId, team);
-    }
-    let found = team.get(objectType);
-    if (found === undefined) {
-      found = this.buildCandidates(teamId, objectType);
-      team.set(objectType, found);
-    }
+    const team = entryOf(this.candidates, teamId, () => new Map());
+    const found = entryOf(team, objectType, () => this.buildCandidates(teamId, objectType));
     return trigger === 'updated'
       ? found.updated
       : trigger === 'deleted'
@@ -214,36 +197,13 @@ export class AutomationsModel implements Slice {
     };
   }
 
-  reset(): void {
-    this.teams = new Map();
+  override reset(): void {
+    super.reset();
     this.candidates = new Map();
   }
 
-  isEmpty(): boolean {
-    for (const list of this.teams.values()) if (list.length > 0) return false;
-    return true;
-  }
-
-  toJSON(): StoredAutomation[] {
-    return [...this.teams.values()].flat();
-  }
-
-  load(data: unknown): void {
-    const base = 'store.slices.automations';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of automations');
-    const teams = new Map<string, StoredAutomation[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const automation = parseAutomation(item, `${base}[${i}]`);
-      if (ids.has(automation.id)) {
-        throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${automation.id}`);
-      }
-      ids.add(automation.id);
-      const list = teams.get(automation.team_id) ?? [];
-      teams.set(automation.team_id, list);
-      list.push(automation);
-    }
-    this.teams = teams;
+  override load(data: unknown): void {
+    super.load(data);
     this.candidates = new Map();
   }
 

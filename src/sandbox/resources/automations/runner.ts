@@ -16,7 +16,7 @@
 
 import type { Change, RecordData } from '../../../automations/types.ts';
 import { clockEvents } from '../../clock.ts';
-import type { Store } from '../../store.ts';
+import { perStore, type Store } from '../../store.ts';
 import { propertyEvents } from '../properties/events.ts';
 import { recordEvents } from '../records/events.ts';
 import { type AutomationsModel, automationsOf } from './model.ts';
@@ -125,17 +125,8 @@ function fire(
   }
 }
 
-const runners = new WeakMap<Store, Runner>();
-
 /** The runner of `store`'s waiting runs. */
-export function runnerOf(store: Store): Runner {
-  let runner = runners.get(store);
-  if (runner === undefined) {
-    runner = new Runner(store);
-    runners.set(store, runner);
-  }
-  return runner;
-}
+export const runnerOf = perStore((store) => new Runner(store));
 
 export class Runner {
   private readonly store: Store;

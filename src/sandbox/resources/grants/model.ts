@@ -12,6 +12,7 @@ import {
   type SliceContext,
   SnapshotError,
   type Store,
+  snapshotItems,
 } from '../../store.ts';
 
 /** The object types that carry grants (the contract's GrantObjectType). */
@@ -87,11 +88,8 @@ export class GrantsModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.grants';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of grants');
     const grants = new Map<string, Row>();
-    for (const [i, item] of data.entries()) {
-      const at = `${base}[${i}]`;
+    for (const [item, at] of snapshotItems(data, 'store.slices.grants', 'grants')) {
       const row = parseRow(item, at);
       if (grants.has(key(row.object_type, row.record_id))) {
         throw new SnapshotError(at, `a second grant of ${row.object_type} ${row.record_id}`);

@@ -16,6 +16,7 @@ import { entryOf } from '../../../util/maps.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
 import {
   defineSlice,
+  parseById,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -246,14 +247,7 @@ export class ImportsModel implements Slice {
     if (!isPlainObject(data) || !Array.isArray(data['jobs']) || !Array.isArray(data['expired'])) {
       throw new SnapshotError(base, 'must be an object with arrays jobs and expired');
     }
-    const jobs = new Map<string, ImportJob>();
-    for (const [i, item] of data['jobs'].entries()) {
-      const job = parseJob(item, `${base}.jobs[${i}]`);
-      if (jobs.has(job.job_id)) {
-        throw new SnapshotError(`${base}.jobs[${i}].job_id`, `duplicate id ${job.job_id}`);
-      }
-      jobs.set(job.job_id, job);
-    }
+    const jobs = parseById(data['jobs'], `${base}.jobs`, 'job_id', parseJob);
     const tombstones = new Map<string, string>();
     for (const [i, item] of data['expired'].entries()) {
       if (

@@ -13,7 +13,7 @@
 // moved on only at the client's polls); stop() ends it when the sandbox closes.
 
 import { withCause } from '../../cause.ts';
-import type { Store } from '../../store.ts';
+import { perStore, type Store } from '../../store.ts';
 import { type ImportJob, type ImportsModel, importsOf } from './model.ts';
 import { importRange, RowImporter } from './rows.ts';
 
@@ -27,17 +27,8 @@ export const STEP_ROWS = 500;
  */
 const STEP_MS = 8;
 
-const runners = new WeakMap<Store, ImportRunner>();
-
 /** The runner of `store`'s import jobs. */
-export function runnerOf(store: Store): ImportRunner {
-  let runner = runners.get(store);
-  if (runner === undefined) {
-    runner = new ImportRunner(store);
-    runners.set(store, runner);
-  }
-  return runner;
-}
+export const runnerOf = perStore((store) => new ImportRunner(store));
 
 export class ImportRunner {
   private readonly store: Store;

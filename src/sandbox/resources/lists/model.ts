@@ -9,31 +9,22 @@ import { randomUUID } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound, SandboxError } from '../../errors.ts';
 import { isObjectType, OBJECT_TYPES } from '../../object-types.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
+import { TeamSlice } from '../../team-slice.ts';
 import { propertiesOf } from '../properties/model.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { viewsOf } from '../views/model.ts';
 import { LIST_TEMPLATES, PRIMARY_COLUMNS, TEMPLATES, type TemplateId } from './templates.ts';
 import type { NewList, StoredList } from './types.ts';
 
-export class ListsModel implements Slice {
-  /** Lists by team, in creation order. */
-  private teams = new Map<string, StoredList[]>();
-  private readonly ctx: SliceContext;
-
+export class ListsModel extends TeamSlice<StoredList> {
   constructor(ctx: SliceContext) {
-    this.ctx = ctx;
+    super(ctx, { base: 'store.slices.lists', what: 'lists', parse: parseList });
   }
 
   /** The team's lists, in creation order. */
   list(teamId: string): readonly StoredList[] {
-    return this.teams.get(teamId) ?? [];
+    return this.itemsOf(teamId);
   }
 
   /** The list, or 404. */
@@ -87,43 +78,9 @@ export class ListsModel implements Slice {
       list_id: list.id,
       select: [...primary, stage.slug],
     });
-    let lists = this.teams.get(teamId);
-    if (lists === undefined) {
-      lists = [];
-      this.teams.set(teamId, lists);
-    }
-    lists.push(list);
+    this.add(list);
     this.ctx.changed();
     return list;
-  }
-
-  reset(): void {
-    this.teams = new Map();
-  }
-
-  isEmpty(): boolean {
-    for (const lists of this.teams.values()) if (lists.length > 0) return false;
-    return true;
-  }
-
-  toJSON(): StoredList[] {
-    return [...this.teams.values()].flat();
-  }
-
-  load(data: unknown): void {
-    const base = 'store.slices.lists';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of lists');
-    const teams = new Map<string, StoredList[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const list = parseList(item, `${base}[${i}]`);
-      if (ids.has(list.id)) throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${list.id}`);
-      ids.add(list.id);
-      const lists = teams.get(list.team_id) ?? [];
-      teams.set(list.team_id, lists);
-      lists.push(list);
-    }
-    this.teams = teams;
   }
 }
 

@@ -2,10 +2,10 @@
 // model. The request has passed the contract at the door (types, enums, formats), so the
 // handlers only read it; the model applies the rules.
 
-import { invalidRequest, notFound } from '../../errors.ts';
-import { listScope, queryFlag, queryValue, teamOf } from '../../request.ts';
-import type { PathContext, Reply, RequestContext } from '../../resource.ts';
-import { isPropertyObjectType, PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
+import { invalidRequest } from '../../errors.ts';
+import { listScope, queryFlag, queryValue, requireTypeIn, teamOf } from '../../request.ts';
+import type { Reply, RequestContext } from '../../resource.ts';
+import { PROPERTY_OBJECT_TYPES, type PropertyType } from './catalogue.ts';
 import { type PropertiesModel, propertiesOf } from './model.ts';
 import { describeDefinition } from './rules.ts';
 import {
@@ -18,14 +18,11 @@ import {
 } from './types.ts';
 
 /** Path check of the per-type property routes: the object type must be a known one. */
-export function requirePropertyObjectType(ctx: PathContext): void {
-  const type = ctx.params['objectType'] ?? '';
-  if (!isPropertyObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}' for properties. Known object types: ${PROPERTY_OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
+export const requirePropertyObjectType = requireTypeIn(
+  'objectType',
+  PROPERTY_OBJECT_TYPES,
+  'properties',
+);
 
 type Body = Record<string, unknown>;
 
@@ -85,13 +82,11 @@ function wire(
 /** POST /v2/prism/{teamId}/{objectType}/properties → 201 */
 export function createProperty(ctx: RequestContext): Reply {
   const body = ctx.body as Body;
-  const input: NewDefinition = {
-    name: body['name'] as string,
-    type: body['type'] as PropertyType,
-  };
-  copy(body, input, ['slug', 'icon', 'required', 'role_id', 'options']);
-  const listId = listScope(body);
-  if (listId !== undefined) input.list_id = listId;
+  const input = fromBody<NewDefinition>(
+    body,
+    { name: body['name'] as string, type: body['type'] as PropertyType },
+    ['slug', 'icon', 'required', 'role_id', 'options'],
+  );
   const model = propertiesOf(ctx.store);
   const def = model.create(teamOf(ctx), objectTypeOf(ctx), input);
   return { status: 201, body: wire(model, def, undefined) };
@@ -100,10 +95,7 @@ export function createProperty(ctx: RequestContext): Reply {
 /** PATCH /v2/prism/{teamId}/{objectType}/properties/{propertyId} → 200 */
 export function updateProperty(ctx: RequestContext): Reply {
   const body = ctx.body as Body;
-  const changes: DefinitionChanges = {};
-  copy(body, changes, ['name', 'icon', 'enabled', 'required']);
-  const listId = listScope(body);
-  if (listId !== undefined) changes.list_id = listId;
+  const changes = fromBody<DefinitionChanges>(body, {}, ['name', 'icon', 'enabled', 'required']);
   const model = propertiesOf(ctx.store);
   const id = ctx.params['propertyId']!;
   const def = model.update(teamOf(ctx), objectTypeOf(ctx), id, body['type'] as string, changes);
@@ -130,10 +122,7 @@ export function deleteProperty(ctx: RequestContext): Reply {
 /** POST .../properties/{propertyId}/options → 201 */
 export function createPropertyOption(ctx: RequestContext): Reply {
   const body = ctx.body as Body;
-  const input: NewOption = { value: body['value'] as string };
-  copy(body, input, OPTION_FIELDS);
-  const listId = listScope(body);
-  if (listId !== undefined) input.list_id = listId;
+  const input = fromBody<NewOption>(body, { value: body['value'] as string }, OPTION_FIELDS);
   const option = propertiesOf(ctx.store).createOption(
     teamOf(ctx),
     objectTypeOf(ctx),
@@ -147,10 +136,7 @@ export function createPropertyOption(ctx: RequestContext): Reply {
 /** PATCH .../properties/{propertyId}/options/{optionId} → 200 */
 export function updatePropertyOption(ctx: RequestContext): Reply {
   const body = ctx.body as Body;
-  const changes: OptionChanges = {};
-  copy(body, changes, OPTION_FIELDS);
-  const listId = listScope(body);
-  if (listId !== undefined) changes.list_id = listId;
+  const changes = fromBody<OptionChanges>(body, {}, OPTION_FIELDS);
   const option = propertiesOf(ctx.store).updateOption(
     teamOf(ctx),
     objectTypeOf(ctx),
@@ -178,10 +164,18 @@ export function deletePropertyOption(ctx: RequestContext): Reply {
 // ---------------------------------------------------------------- helpers
 
 /** Copy the fields of `body` that are present into `target`. */
-function copy<T extends object>(body: Body, target: T, fields: readonly string[]): void {
+/** `target` with the `fields` the body sets, and the list it names (list_id, or crm_id). */
+function fromBody<T extends { list_id?: string | null }>(
+  body: Body,
+  target: T,
+  fields: readonly string[],
+): T {
   for (const field of fields) {
     if (body[field] !== undefined) (target as Record<string, unknown>)[field] = body[field];
   }
+  const listId = listScope(body);
+  if (listId !== undefined) target.list_id = listId;
+  return target;
 }
 
 function objectTypeOf(ctx: RequestContext): string {

@@ -19,6 +19,7 @@ import {
   type SliceContext,
   SnapshotError,
   type Store,
+  snapshotItems,
 } from '../../store.ts';
 import {
   canonicalRole,
@@ -153,16 +154,8 @@ export class PropertiesModel implements Slice {
     listId: string | null,
     input: string,
   ): PropertyOption | undefined {
-    let tables = this.optionTables.get(def);
-    if (tables === undefined) {
-      tables = new Map();
-      this.optionTables.set(def, tables);
-    }
-    let table = tables.get(listId);
-    if (table === undefined) {
-      table = optionTable(this.optionsOn(def, listId));
-      tables.set(listId, table);
-    }
+    const tables = entryOf(this.optionTables, def, () => new Map());
+    const table = entryOf(tables, listId, () => optionTable(this.optionsOn(def, listId)));
     return lookUpOption(table, input);
   }
 
@@ -447,16 +440,12 @@ export class PropertiesModel implements Slice {
   }
 
   load(data: unknown): void {
-    const base = 'store.slices.properties';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of definitions');
     const teams = new Map<string, Map<string, PropertyDefinition[]>>();
     const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const def = parseDefinition(item, `${base}[${i}]`);
+    for (const [item, at] of snapshotItems(data, 'store.slices.properties', 'definitions')) {
+      const def = parseDefinition(item, at);
       for (const id of [def.id, ...(def.options ?? []).map((o) => o.id)]) {
-        if (ids.has(id) || isDefaultId(id)) {
-          throw new SnapshotError(`${base}[${i}]`, `duplicate id ${id}`);
-        }
+        if (ids.has(id) || isDefaultId(id)) throw new SnapshotError(at, `duplicate id ${id}`);
         ids.add(id);
       }
       entryOf(

@@ -5,7 +5,7 @@
 // none (a client asks for a new one when it reconnects). At most MAX_TICKETS wait at once.
 
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../store.ts';
+import { perStore, type Store } from '../../store.ts';
 import { MAX_TICKETS } from './settings.ts';
 
 interface Ticket {
@@ -55,14 +55,5 @@ export class TicketBook {
   }
 }
 
-const books = new WeakMap<Store, TicketBook>();
-
 /** The tickets of `store`'s sandbox. */
-export function ticketsOf(store: Store): TicketBook {
-  let book = books.get(store);
-  if (book === undefined) {
-    book = new TicketBook(store);
-    books.set(store, book);
-  }
-  return book;
-}
+export const ticketsOf = perStore((store) => new TicketBook(store));

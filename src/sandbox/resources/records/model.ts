@@ -184,30 +184,30 @@ export class RecordsModel implements Slice {
    * as record.deleted when `cause` is given; a record deleted already is left as it is).
    */
   softDelete(type: ObjectType, id: string, cause?: WriteCause): Readonly<StoredRecord> {
-    const table = this.table(type);
-    const record = this.require(type, id);
-    if (record.deleted_at !== null) return record;
-    const before = this.announces(cause) ? copyOf(record) : undefined;
-    adjust(table, record, -1);
-    record.deleted_at = this.ctx.clock.iso();
-    this.touch(type, record);
-    if (before !== undefined) {
-      this.announce(eventOf('record.deleted', type, record, cause!, before));
-    }
-    return record;
+    return this.setDeleted(type, id, true, cause);
   }
 
   /** Undo a soft delete (announced as record.restored when `cause` is given). */
   restore(type: ObjectType, id: string, cause?: WriteCause): Readonly<StoredRecord> {
-    const table = this.table(type);
+    return this.setDeleted(type, id, false, cause);
+  }
+
+  /** Soft-delete or restore: a record already so is left as it is. */
+  private setDeleted(
+    type: ObjectType,
+    id: string,
+    deleted: boolean,
+    cause: WriteCause | undefined,
+  ): Readonly<StoredRecord> {
     const record = this.require(type, id);
-    if (record.deleted_at === null) return record;
+    if ((record.deleted_at !== null) === deleted) return record;
     const before = this.announces(cause) ? copyOf(record) : undefined;
-    record.deleted_at = null;
-    adjust(table, record, +1);
+    adjust(this.table(type), record, deleted ? -1 : +1);
+    record.deleted_at = deleted ? this.ctx.clock.iso() : null;
     this.touch(type, record);
     if (before !== undefined) {
-      this.announce(eventOf('record.restored', type, record, cause!, before));
+      const event = deleted ? 'record.deleted' : 'record.restored';
+      this.announce(eventOf(event, type, record, cause!, before));
     }
     return record;
   }

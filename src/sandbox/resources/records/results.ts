@@ -25,7 +25,7 @@
 
 import { FixedReverseHeap } from 'mnemonist';
 import { OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
-import type { Store } from '../../store.ts';
+import { perStore, type Store } from '../../store.ts';
 import { definitionsIn, type Scope } from '../properties/scope.ts';
 import type { PropertyDefinition } from '../properties/types.ts';
 import { type CompiledSort, compareKeys, type Key, type Predicate, sortRecords } from './filter.ts';
@@ -156,7 +156,7 @@ export const CATCH_UP_MAX = 128;
 
 /** Result sets kept per store (most recently used last). */
 const CACHE_SIZE = 32;
-const caches = new WeakMap<Store, Map<string, ResultSet>>();
+const cacheOf = perStore(() => new Map<string, ResultSet>());
 
 /**
  * The result set of a compiled query: cached (brought up to date when it can be), else
@@ -164,11 +164,7 @@ const caches = new WeakMap<Store, Map<string, ResultSet>>();
  */
 function resultSet(query: CompiledQuery, build: boolean): ResultSet | undefined {
   const { store } = query.scope;
-  let cache = caches.get(store);
-  if (cache === undefined) {
-    cache = new Map();
-    caches.set(store, cache);
-  }
+  const cache = cacheOf(store);
   const definitions = definitionsSeen(query.scope);
   let set = cache.get(query.fingerprint);
   if (
@@ -274,15 +270,11 @@ interface OrdinalIndex {
   places: Map<Readonly<StoredRecord>, number>;
 }
 
-const ordinalIndexes = new WeakMap<Store, Map<ObjectType, OrdinalIndex>>();
+const ordinalIndexesOf = perStore(() => new Map<ObjectType, OrdinalIndex>());
 
 /** The ordinals of the records of `type`, up to date. */
 function ordinalsOf(store: Store, type: ObjectType): Ordinals {
-  let indexes = ordinalIndexes.get(store);
-  if (indexes === undefined) {
-    indexes = new Map();
-    ordinalIndexes.set(store, indexes);
-  }
+  const indexes = ordinalIndexesOf(store);
   const model = recordsOf(store);
   let index = indexes.get(type);
   const changes = index === undefined ? undefined : model.changesSince(index.generation);

@@ -4,22 +4,15 @@
 
 import { notFound } from '../../errors.ts';
 import { isObjectType } from '../../object-types.ts';
-import { offsetPage, queryValue, teamOf } from '../../request.ts';
-import type { PathContext, Reply, RequestContext } from '../../resource.ts';
+import { offsetPage, queryValue, requireTypeIn, teamOf } from '../../request.ts';
+import type { Reply, RequestContext } from '../../resource.ts';
 import { recordsOf } from '../records/model.ts';
-import { isViewObjectType, VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
+import { VIEW_FIELDS, VIEW_OBJECT_TYPES, viewsOf } from './model.ts';
 import { viewRecords } from './records.ts';
 import type { View, ViewFields } from './types.ts';
 
 /** Path check of every view route: the object type must be one of the six of api.md. */
-export function requireViewObjectType(ctx: PathContext): void {
-  const type = ctx.params['viewObjectType'] ?? '';
-  if (!isViewObjectType(type)) {
-    throw notFound(
-      `Unknown object type '${type}' for views. Known object types: ${VIEW_OBJECT_TYPES.join(', ')}.`,
-    );
-  }
-}
+export const requireViewObjectType = requireTypeIn('viewObjectType', VIEW_OBJECT_TYPES, 'views');
 
 /** POST /v2/prism/{teamId}/{viewObjectType}/views → 201 */
 export function createView(ctx: RequestContext): Reply {

@@ -9,13 +9,8 @@ import {
 } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
+import { TeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
 import { type PropertyLeaving, propertyLeaving } from '../properties/events.ts';
 import { type PropertiesModel, propertiesOf } from '../properties/model.ts';
@@ -63,25 +58,21 @@ const SETTABLE: Required<Omit<ViewFields, 'name' | 'view_type'>> = {
 /** Every field a request may set. */
 export const VIEW_FIELDS = ['name', 'view_type', ...Object.keys(SETTABLE)] as (keyof ViewFields)[];
 
-export class ViewsModel implements Slice {
-  /** Views by team, in creation order. */
-  private teams = new Map<string, View[]>();
-  private readonly ctx: SliceContext;
-
+export class ViewsModel extends TeamSlice<View> {
   constructor(ctx: SliceContext) {
-    this.ctx = ctx;
+    super(ctx, { base: 'store.slices.views', what: 'views', parse: parseView });
   }
 
   /** Views of a team and object type, in creation order; with listId, that list's only. */
   list(teamId: string, objectType: string, listId?: string): View[] {
-    return (this.teams.get(teamId) ?? []).filter(
+    return this.itemsOf(teamId).filter(
       (v) => v.object_type === objectType && (listId === undefined || v.list_id === listId),
     );
   }
 
   /** The view, or 404. */
   get(teamId: string, objectType: string, id: string): View {
-    const view = this.teams.get(teamId)?.find((v) => v.id === id && v.object_type === objectType);
+    const view = this.itemsOf(teamId).find((v) => v.id === id && v.object_type === objectType);
     if (view === undefined) {
       throw notFound(
         `No ${objectType} view has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/views.`,
@@ -111,12 +102,7 @@ export class ViewsModel implements Slice {
     };
     assign(view, fields);
     check(store, view);
-    let views = this.teams.get(teamId);
-    if (views === undefined) {
-      views = [];
-      this.teams.set(teamId, views);
-    }
-    views.push(view);
+    this.add(view);
     this.ctx.changed();
     return view;
   }
@@ -195,9 +181,7 @@ export class ViewsModel implements Slice {
   }
 
   remove(teamId: string, objectType: string, id: string): void {
-    const view = this.get(teamId, objectType, id);
-    const views = this.teams.get(teamId)!;
-    views.splice(views.indexOf(view), 1);
+    this.drop(this.get(teamId, objectType, id));
     this.ctx.changed();
   }
 
@@ -223,7 +207,7 @@ export class ViewsModel implements Slice {
 
   /** The team's views (of any object type) that name the definition `def`. */
   using(props: PropertiesModel, teamId: string, def: PropertyDefinition): View[] {
-    return (this.teams.get(teamId) ?? []).filter(
+    return this.itemsOf(teamId).filter(
       (view) =>
         view.aggregation_prop_def_id === def.id ||
         [...pathsOf(view)].some(([, path]) => {
@@ -231,35 +215,6 @@ export class ViewsModel implements Slice {
           return resolved.ok && resolved.definitions.includes(def);
         }),
     );
-  }
-
-  reset(): void {
-    this.teams = new Map();
-  }
-
-  isEmpty(): boolean {
-    for (const views of this.teams.values()) if (views.length > 0) return false;
-    return true;
-  }
-
-  toJSON(): View[] {
-    return [...this.teams.values()].flat();
-  }
-
-  load(data: unknown): void {
-    const base = 'store.slices.views';
-    if (!Array.isArray(data)) throw new SnapshotError(base, 'must be an array of views');
-    const teams = new Map<string, View[]>();
-    const ids = new Set<string>();
-    for (const [i, item] of data.entries()) {
-      const view = parseView(item, `${base}[${i}]`);
-      if (ids.has(view.id)) throw new SnapshotError(`${base}[${i}].id`, `duplicate id ${view.id}`);
-      ids.add(view.id);
-      const views = teams.get(view.team_id) ?? [];
-      teams.set(view.team_id, views);
-      views.push(view);
-    }
-    this.teams = teams;
   }
 }
 

@@ -14,6 +14,7 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { randomId } from '../../ids.ts';
 import {
   defineSlice,
+  parseById,
   type Slice,
   type SliceContext,
   SnapshotError,
@@ -332,14 +333,7 @@ export class WebhooksModel implements Slice {
     ) {
       throw new SnapshotError(base, 'must be an object with arrays webhooks and deliveries');
     }
-    const webhooks = new Map<string, StoredWebhook>();
-    for (const [i, item] of data['webhooks'].entries()) {
-      const webhook = parseWebhook(item, `${base}.webhooks[${i}]`);
-      if (webhooks.has(webhook.id)) {
-        throw new SnapshotError(`${base}.webhooks[${i}].id`, `duplicate id ${webhook.id}`);
-      }
-      webhooks.set(webhook.id, webhook);
-    }
+    const webhooks = parseById(data['webhooks'], `${base}.webhooks`, 'id', parseWebhook);
     const deliveries: [string, StoredDelivery][] = data['deliveries'].map((item, i) => {
       const path = `${base}.deliveries[${i}]`;
       return [path, parseDelivery(item, path)];
