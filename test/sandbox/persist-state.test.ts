@@ -217,10 +217,27 @@ test('runs, deliveries, import job steps and grants are journaled entry by entry
     return read.body.status === 'processing' ? undefined : true;
   });
   const lines = linesSince(file, from).filter((line) => line.s === 'imports');
+  // Steps are sized by their time (at most 500 rows): each step's results are one entry,
+  // keyed by its first row, and the entries follow each other from row 0 to the last.
+  const steps = new Map<number, unknown>();
+  for (const line of lines) {
+    const first = line.k?.startsWith(`results/${jobId}/`) ? Number(line.k.split('/')[2]) : NaN;
+    if (!Number.isNaN(first)) steps.set(first, line.v);
+  }
+  const firsts = [...steps.keys()].sort((a, b) => a - b);
+  assert.ok(firsts.length >= 3, `1,200 rows take 3 steps or more (${firsts})`);
+  let next = 0;
+  for (const first of firsts) {
+    assert.equal(first, next, `the step after row ${next} starts there`);
+    const rows = steps.get(first) as unknown[];
+    assert.ok(rows.length >= 1 && rows.length <= 500, `a step of ${rows.length} rows`);
+    next += rows.length;
+  }
+  assert.equal(next, 1_200, 'the steps hold every row once');
   assert.deepEqual(
     keysOf(lines, journaled),
     new Set(
-      [`job/${jobId}`, `input/${jobId}`, ...[0, 500, 1000].map((n) => `results/${jobId}/${n}`)].map(
+      [`job/${jobId}`, `input/${jobId}`, ...firsts.map((n) => `results/${jobId}/${n}`)].map(
         (k) => `imports ${k}`,
       ),
     ),
