@@ -1,5 +1,5 @@
 // The Automations pages: each automation's rule in the words `ws automations get` shows
-// (src/automation-code/render.ts, the same code), its runs with their trigger and each
+// (src/automations-as-code/render.ts, the same code), its runs with their trigger and each
 // step's state, a button that moves the sandbox clock to the next due step of a waiting
 // run, and a run's page: the write that fired it (before → after), each step (waiting until
 // …, the webhook delivery it made, each email recipient with the rendered subject, LinkedIn
@@ -8,7 +8,12 @@
 import { useContext, useState } from 'preact/hooks';
 import type { AutomationRun } from '../api/automations.ts';
 import type { Schemas } from '../api/types.ts';
-import { actionLines, type Names, triggerLines, whereLines } from '../automation-code/render.ts';
+import {
+  actionLines,
+  type Names,
+  triggerLines,
+  whereLines,
+} from '../automations-as-code/render.ts';
 import { type RunSummary, StepsText } from './activity.tsx';
 import {
   Changes,

@@ -2,7 +2,7 @@
 // how an operand is read in a property's type and how it compares with stored values. One
 // definition shared by the sandbox's record query engine (src/sandbox/resources/records/
 // filter.ts, which walks records and dot paths to the values) and the automation evaluator
-// (src/automations/evaluate.ts, which the CLI may import too): a condition holds the same
+// (src/automation-engine/evaluate.ts, which the CLI may import too): a condition holds the same
 // way in a record query, in an automation run by the sandbox and in `ws automations test`.
 // It imports neither the sandbox nor the CLI.
 //

@@ -7,7 +7,7 @@
 // `{{ properties.stage }}`); an item that is not an object is `{{ value }}`. What a render
 // gives is printed followed by a line break unless it is empty or ends in one.
 //
-// Unlike an automation's subject (src/automations/template.ts, the sandbox's bounded
+// Unlike an automation's subject (src/automation-engine/template.ts, the sandbox's bounded
 // engine for templates that come from shared files), this template is the user's own: it
 // is not limited, and `{% render 'file' %}` reads templates beside it (or in the working
 // directory). An unknown filter is an error, not an empty value.

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileAutomation } from '../../src/automations/evaluate.ts';
+import { compileAutomation } from '../../src/automation-engine/evaluate.ts';
 import { recordsOf } from '../../src/sandbox/index.ts';
 import { workspaceOf } from '../../src/sandbox/resources/automations/workspace.ts';
 import { ids, recordsApi } from './records-api.ts';

@@ -7,7 +7,7 @@
 //   - a resource importing a resource of its own layer or of a layer above it (LAYERS);
 //   - the sandbox reaching the CLI: outside src/sandbox it may import only src/util,
 //     src/generated, src/contract, src/filter (the comparators of filters) and
-//     src/automations (the automation evaluator), which themselves stay inside those, and
+//     src/automation-engine (the automation evaluator), which themselves stay inside those, and
 //     package.json.
 
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ const SHARED_OUTSIDE = [
   'src/generated/',
   'src/contract/',
   'src/filter/',
-  'src/automations/',
+  'src/automation-engine/',
 ];
 const PACKAGE_JSON = 'package.json';
 
@@ -222,7 +222,7 @@ describe('the import graph of the sandbox', () => {
     ]);
     assert.deepEqual(importProblems(graph), [
       "src/sandbox/resources/views/model.ts: import '../properties/handlers.ts' reaches the request layer of the properties resource: move what both need to a shared sandbox module (src/sandbox/request.ts), or react to its events",
-      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/, src/filter/, src/automations/ and package.json)",
+      "src/sandbox/resources/views/model.ts: import '../../../commands/records/list.ts' reaches src/commands/records/list.ts: the sandbox never imports the CLI (outside src/sandbox it may import src/util/, src/generated/, src/contract/, src/filter/, src/automation-engine/ and package.json)",
       "src/sandbox/resources/records/model.ts: import '../views/model.ts': records may not import views (a higher layer): subscribe to its events, or emit one it subscribes to",
       "src/sandbox/resources/records/model.ts: import '../reports/model.ts': the resource 'reports' is in no layer: add it to LAYERS in test/sandbox/import-graph.test.ts",
       "import cycle: src/sandbox/a.ts: import './b.ts' → src/sandbox/b.ts: import './a.ts'",

@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { changesOf, compileAutomation, eventName } from '../../src/automations/evaluate.ts';
-import type { DefinitionData, RecordData, Workspace } from '../../src/automations/types.ts';
+import { changesOf, compileAutomation, eventName } from '../../src/automation-engine/evaluate.ts';
+import type { DefinitionData, RecordData, Workspace } from '../../src/automation-engine/types.ts';
 
 const options = ['lead', 'won', 'lost'].map((slug) => ({
   id: `${slug}-id`,

@@ -1,6 +1,6 @@
 // `ws automations apply -f FILE [--dry-run] [--prune]`: make the workspace match the file.
 // The whole file is checked first; deletes ask on a terminal (--yes elsewhere).
-import { applySteps, hasChanges, type Step, tally } from '../../automation-code/plan.ts';
+import { applySteps, hasChanges, type Step, tally } from '../../automations-as-code/plan.ts';
 import type { Deps } from '../../factory.ts';
 import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import type { ApplyOptions } from '../common/plan-flags.ts';

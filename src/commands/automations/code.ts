@@ -3,15 +3,15 @@
 // is printed (text for people, JSON or NDJSON for scripts).
 import type { Automation } from '../../api/automations.ts';
 import type { AutomationType } from '../../api/object-types.ts';
-import { type AutomationFile, parseAutomationFile } from '../../automation-code/file.ts';
+import { type AutomationFile, parseAutomationFile } from '../../automations-as-code/file.ts';
 import {
   compileFile,
   type Desired,
   makePlan,
   type Plan,
   type Step,
-} from '../../automation-code/plan.ts';
-import { triggerSummary } from '../../automation-code/render.ts';
+} from '../../automations-as-code/plan.ts';
+import { triggerSummary } from '../../automations-as-code/render.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readInput } from '../common/input.ts';
@@ -24,7 +24,7 @@ export async function readChecked(
 ): Promise<{
   file: AutomationFile;
   desired: Desired[];
-  names: import('../../automation-code/render.ts').Names;
+  names: import('../../automations-as-code/render.ts').Names;
 }> {
   const input = await readInput(spec, deps, spec === '-' ? '--file' : 'FILE');
   const file = await parseAutomationFile(input.text, input.path ?? 'stdin');

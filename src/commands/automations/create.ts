@@ -1,7 +1,7 @@
 // `ws automations create TYPE …`: an automation from flags (or one from a file), checked
 // against the workspace before it is sent.
 import { createAutomation } from '../../api/automations.ts';
-import type { Draft } from '../../automation-code/draft.ts';
+import type { Draft } from '../../automations-as-code/draft.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { readInput } from '../common/input.ts';
@@ -40,7 +40,7 @@ export async function draftFrom(
   const flags = await draftOf(deps, opts);
   if (opts.file === undefined) return flags;
   const input = await readInput(opts.file, deps, '--file');
-  const { parseAutomationDraft } = await import('../../automation-code/file.ts');
+  const { parseAutomationDraft } = await import('../../automations-as-code/file.ts');
   const fromFile = await parseAutomationDraft(input.text, input.path ?? 'stdin');
   const merged: Record<string, unknown> = { ...fromFile };
   for (const [k, v] of Object.entries(flags)) if (v !== undefined && k !== 'source') merged[k] = v;

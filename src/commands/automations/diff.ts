@@ -1,6 +1,6 @@
 // `ws automations diff -f FILE [--prune]`: what apply would change. Exit 0 when nothing,
 // 1 when something, above 1 on error (as `kubectl diff`).
-import { hasChanges, tally } from '../../automation-code/plan.ts';
+import { hasChanges, tally } from '../../automations-as-code/plan.ts';
 import type { Deps } from '../../factory.ts';
 import { differencesFound, noDifferences } from '../common/differences.ts';
 import type { DiffOptions } from '../common/plan-flags.ts';

@@ -1,8 +1,8 @@
 // The flags that write an automation without JSON (`--on-change stage:to=won --webhook
 // "Deal alerts" --wait 1d`), read into options by index.ts and turned into a draft
-// (src/automation-code/draft.ts) by create and update. Action flags keep the order they were
+// (src/automations-as-code/draft.ts) by create and update. Action flags keep the order they were
 // typed in: a webhook and then a wait is not a wait and then a webhook.
-import type { ActionDraft, Draft, Source } from '../../automation-code/draft.ts';
+import type { ActionDraft, Draft, Source } from '../../automations-as-code/draft.ts';
 import type { Command } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
@@ -154,7 +154,7 @@ function items(exprs: readonly string[], name: string) {
 /** An --action-file's actions: a list of actions, or one, in the automations file's form. */
 async function fileActions(deps: Deps, file: string): Promise<ActionDraft[]> {
   const input = await readInput(file, deps, '--action-file');
-  const { parseActionsFile } = await import('../../automation-code/file.ts');
+  const { parseActionsFile } = await import('../../automations-as-code/file.ts');
   return parseActionsFile(input.text, input.path ?? 'stdin');
 }
 

@@ -3,8 +3,8 @@
 // `ws automations diff` and `apply` in this workspace or another.
 import type { Automation } from '../../api/automations.ts';
 import { AUTOMATION_TYPES, type AutomationType } from '../../api/object-types.ts';
-import { automationFileObject, formatAutomationFile } from '../../automation-code/file.ts';
-import { goneWebhooks } from '../../automation-code/render.ts';
+import { automationFileObject, formatAutomationFile } from '../../automations-as-code/file.ts';
+import { goneWebhooks } from '../../automations-as-code/render.ts';
 import type { Deps } from '../../factory.ts';
 import { plural } from '../../output/plural.ts';
 import { exportFormat, writeExport } from '../common/export-file.ts';

@@ -2,7 +2,7 @@
 import type { AutomationKind } from '../../api/automations.ts';
 import { listAutomations } from '../../api/automations.ts';
 import { paginate } from '../../api/paginate.ts';
-import { type Names, NO_NAMES } from '../../automation-code/render.ts';
+import { type Names, NO_NAMES } from '../../automations-as-code/render.ts';
 import type { Deps } from '../../factory.ts';
 import { createRowWriter } from '../../output/render.ts';
 import type { PageOptions } from '../common/list-flags.ts';

@@ -11,8 +11,13 @@ import {
 import type { ApiClient } from '../../api/client.ts';
 import { type AutomationType, objectType } from '../../api/object-types.ts';
 import { paginate } from '../../api/paginate.ts';
-import { compileDraft, type Draft, problemsError } from '../../automation-code/draft.ts';
-import { addNeeds, emptyNeeds, type Lookups, loadLookups } from '../../automation-code/lookups.ts';
+import { compileDraft, type Draft, problemsError } from '../../automations-as-code/draft.ts';
+import {
+  addNeeds,
+  emptyNeeds,
+  type Lookups,
+  loadLookups,
+} from '../../automations-as-code/lookups.ts';
 import {
   actionLines,
   actionsSummary,
@@ -21,7 +26,7 @@ import {
   triggerLines,
   triggerSummary,
   whereLines,
-} from '../../automation-code/render.ts';
+} from '../../automations-as-code/render.ts';
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';

@@ -1,20 +1,20 @@
 // `ws automations test TYPE AUTOMATION --record ID (--set slug=value… | --before F --after F)`:
 // would this automation fire for this change, and why. Writes nothing: the record (and the
 // records its --where dot-paths reach) is read from the service, the change is made in
-// memory, and src/automations/evaluate.ts (the evaluator the ws sandbox fires automations
+// memory, and src/automation-engine/evaluate.ts (the evaluator the ws sandbox fires automations
 // with) gives each condition's verdict with the values it compared. Exit 0: it fires; 1: not.
 import type { Automation } from '../../api/automations.ts';
 import { RECORD_TYPES, type RecordType } from '../../api/object-types.ts';
 import { getRecord } from '../../api/records.ts';
-import { formatChange } from '../../automation-code/language.ts';
-import { addNeeds, emptyNeeds, loadLookups } from '../../automation-code/lookups.ts';
 import {
   type ConditionVerdict,
   compileAutomation,
   type Evaluation,
   referencedType,
-} from '../../automations/evaluate.ts';
-import type { RecordData, Trigger, Values } from '../../automations/types.ts';
+} from '../../automation-engine/evaluate.ts';
+import type { RecordData, Trigger, Values } from '../../automation-engine/types.ts';
+import { formatChange } from '../../automations-as-code/language.ts';
+import { addNeeds, emptyNeeds, loadLookups } from '../../automations-as-code/lookups.ts';
 import { ApiError, ExitCode, NotFoundError, UsageError, WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { formatComparison } from '../../query/where.ts';

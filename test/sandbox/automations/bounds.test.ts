@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { cronProblem, timeZoneProblem } from '../../../src/automations/schedule.ts';
+import { cronProblem, timeZoneProblem } from '../../../src/automation-engine/schedule.ts';
 import { startSandbox } from '../../../src/sandbox/index.ts';
 import { renderSubjects } from '../../../src/sandbox/resources/automations/renderer.ts';
 import { webhooksOf } from '../../../src/sandbox/resources/webhooks/model.ts';

@@ -1,5 +1,5 @@
 // Compiled automations kept for reuse, per store, across definition changes and resets.
-// Compiling an automation (src/automations/evaluate.ts) is quick, but each compile makes new
+// Compiling an automation (src/automation-engine/evaluate.ts) is quick, but each compile makes new
 // functions, and Node optimises the code that runs them on every write (the firing loop,
 // the evaluator) for the functions it has seen: when those are dropped (a reset, a change
 // of automations or definitions dropped every compile) that code is thrown away and
@@ -14,8 +14,8 @@
 // is used only while every definition list the compile read is the same (as canonical JSON)
 // as when it compiled. Referenced records are read live, from the same store.
 
-import { type CompiledAutomation, compileAutomation } from '../../../automations/evaluate.ts';
-import type { Workspace } from '../../../automations/types.ts';
+import { type CompiledAutomation, compileAutomation } from '../../../automation-engine/evaluate.ts';
+import type { Workspace } from '../../../automation-engine/types.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import type { StoredAutomation } from './types.ts';
 

@@ -3,7 +3,7 @@
 // the models. API bodies have passed the contract at the door (kinds, action items, shapes,
 // formats); the model checks them against the property definitions.
 
-import type { ActionItem, Changeset, StateFilter } from '../../../automations/types.ts';
+import type { ActionItem, Changeset, StateFilter } from '../../../automation-engine/types.ts';
 import { isPlainObject, isUuid } from '../../../util/guards.ts';
 import { fieldProblem, objectBody } from '../../control.ts';
 import { fingerprintOf, readCursor, writeCursor } from '../../cursor.ts';

@@ -1,13 +1,13 @@
 // Triggered automations: per team, in creation order, in the store's `automations` slice.
 // The model checks an automation against the definitions of its object type (the shared
-// checks of src/automations/check.ts), keeps it, and answers which of a team's automations
+// checks of src/automation-engine/check.ts), keeps it, and answers which of a team's automations
 // a write may fire (enabled ones, by object type and trigger) with each one compiled once by
-// the shared evaluator (src/automations/evaluate.ts) until it or a definition changes (and
+// the shared evaluator (src/automation-engine/evaluate.ts) until it or a definition changes (and
 // then compiled again only when what it reads changed: compiled.ts).
 
-import { checkAutomation } from '../../../automations/check.ts';
-import type { CompiledAutomation } from '../../../automations/evaluate.ts';
-import type { Trigger } from '../../../automations/types.ts';
+import { checkAutomation } from '../../../automation-engine/check.ts';
+import type { CompiledAutomation } from '../../../automation-engine/evaluate.ts';
+import type { Trigger } from '../../../automation-engine/types.ts';
 import { AutomationObjectType } from '../../../generated/enums.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';

@@ -5,7 +5,7 @@
 // (`pending` while it runs or waits, `skipped` once it failed or was cancelled; the step a
 // running run is in, `running`).
 
-import { changesOf, eventName } from '../../../automations/evaluate.ts';
+import { changesOf, eventName } from '../../../automation-engine/evaluate.ts';
 import type { Store } from '../../store.ts';
 import { changeOf, eventData, runId } from './runs.ts';
 import type { Run, RunStep, StoredAutomation } from './types.ts';

@@ -1,6 +1,6 @@
 // Where email subjects are rendered: in a worker thread, never on the thread that answers
 // requests. A subject is a Liquid template from an automation, which comes from files people
-// share: untrusted input. src/automations/template.ts bounds each render (no file system,
+// share: untrusted input. src/automation-engine/template.ts bounds each render (no file system,
 // RENDER_LIMIT_MS, MEMORY_LIMIT, MAX_SUBJECT_LENGTH); the worker bounds the rest:
 //
 //   - the server's thread only posts the recipients and waits for their subjects, so a
@@ -20,7 +20,7 @@
 // `serve()` below answers the main thread's batches.
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { renderTemplate, TemplateError } from '../../../automations/template.ts';
+import { renderTemplate, TemplateError } from '../../../automation-engine/template.ts';
 
 /** Worker time a step's renders may take in all (ms). */
 export const STEP_RENDER_MS = 5_000;

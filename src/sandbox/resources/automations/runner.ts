@@ -14,7 +14,7 @@
 // Runs start in the order of the writes, and of the automations for one write; writes that
 // fire the same automations share the array that names them.
 
-import type { Change, RecordData } from '../../../automations/types.ts';
+import type { Change, RecordData } from '../../../automation-engine/types.ts';
 import { clockEvents } from '../../clock.ts';
 import { perStore, type Store } from '../../store.ts';
 import { propertyEvents } from '../properties/events.ts';

@@ -24,14 +24,14 @@
 // (the write, with the record before and after) with the other runs of the same write, keeps
 // its automation by reference, and its steps hold only what their action does not tell.
 
-import { changesOf, eventName } from '../../../automations/evaluate.ts';
-import { MAX_WAIT_SECONDS, nextCronTime } from '../../../automations/schedule.ts';
+import { changesOf, eventName } from '../../../automation-engine/evaluate.ts';
+import { MAX_WAIT_SECONDS, nextCronTime } from '../../../automation-engine/schedule.ts';
 import type {
   Change,
   EmailAction,
   LinkedinAction,
   WaitAction,
-} from '../../../automations/types.ts';
+} from '../../../automation-engine/types.ts';
 import { isPlainObject, own } from '../../../util/guards.ts';
 import type { Clock } from '../../clock.ts';
 import { randomId } from '../../ids.ts';

@@ -8,7 +8,7 @@ import type {
   Changeset,
   StateFilter,
   Trigger,
-} from '../../../automations/types.ts';
+} from '../../../automation-engine/types.ts';
 import type { WriteSource } from '../records/events.ts';
 import type { StoredRecord } from '../records/types.ts';
 

@@ -6,7 +6,7 @@
 // webhook, contact views only for email and LinkedIn steps.
 import { listContactViews, listTeamWebhooks } from '../api/automations.ts';
 import { listScope, type PropertyDefinition } from '../api/props.ts';
-import type { DefinitionData, Workspace } from '../automations/types.ts';
+import type { DefinitionData, Workspace } from '../automation-engine/types.ts';
 import { ApiError, UsageError } from '../errors.ts';
 import type { Deps } from '../factory.ts';
 import { SLUG } from '../query/slugs.ts';
@@ -40,7 +40,7 @@ export interface Lookups {
   webhookGone(id: string): boolean;
   contactViewName(id: string): string | undefined;
   contactPropertySlug(id: string): string | undefined;
-  /** The workspace as src/automations/check.ts reads it. */
+  /** The workspace as src/automation-engine/check.ts reads it. */
   workspace(): Workspace;
   /** Whether some definitions came from the cache (a miss may be a newer property). */
   readonly fromCache: boolean;

@@ -10,7 +10,7 @@ import type {
   AutomationKind,
   AutomationWrite,
 } from '../api/automations.ts';
-import { checkAutomation } from '../automations/check.ts';
+import { checkAutomation } from '../automation-engine/check.ts';
 import { UsageError } from '../errors.ts';
 import { checkPath, type PropertyDefinition, type SlugContext } from '../query/slugs.ts';
 import { type Filter, parseWhereExpr } from '../query/where.ts';
@@ -467,7 +467,10 @@ class Compiler {
     }
   }
 
-  /** The API's rules beyond the shape (src/automations/check.ts), placed where they were written. */
+  /**
+   * The API's rules beyond the shape (src/automation-engine/check.ts), placed where they
+   * were written.
+   */
   private check(body: AutomationWrite, listId: string | null): void {
     const found = checkAutomation(
       { ...body, list_id: listId },
