@@ -55,7 +55,8 @@ function rewritings(body: Buffer): { label: string; bytes: string }[] {
 /** A number of seconds as people read it: `45 s`, `12 min`, `1 h`. */
 function span(seconds: number): string {
   const s = Math.abs(seconds);
-  return s >= 3600
+  // The unit is chosen by the rounded figure: 3,599 s reads `1 h`, not `60 min`.
+  return Math.round(s / 60) >= 60
     ? `${Math.round(s / 3600)} h`
     : s >= 120
       ? `${Math.round(s / 60)} min`
