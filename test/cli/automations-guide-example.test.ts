@@ -3,11 +3,10 @@
 // against a sandbox seeded with the demo data; what the `#` lines under `ws automations get`
 // show is what it prints, and nothing warns (no deprecated flag in the manual).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
+import { runBash, wsEnv, wsOnPath } from '../helpers/spawned.ts';
 
 const GUIDE = new URL('../../docs/automations.md', import.meta.url).pathname;
 
@@ -38,16 +37,7 @@ describe('the worked example of ws automations (docs/automations.md)', () => {
   it('runs as printed, without a warning, and get prints what the guide shows', async () => {
     const script = example();
     const env = wsEnv(t.configDir, { PATH: `${dir}:${process.env.PATH}` });
-    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve) => {
-        const child = spawn('bash', ['-e', '-c', script], { cwd: dir, env });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      },
-    );
+    const r = await runBash(script, { cwd: dir, env, stopOnError: true });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stderr, /warning:/);
     // The `#   when …` and `#         --wait 1d` lines under `ws automations get`.

@@ -3,12 +3,11 @@
 // by bash, with `ws` on PATH, in a directory of its own, against an emptied sandbox, and
 // its stdout must be the text block (CSV's \r\n read as line ends).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { wsEnv, wsOnPath } from '../helpers/spawned.ts';
+import { runBash, wsEnv, wsOnPath } from '../helpers/spawned.ts';
 
 const GUIDE = new URL('../../docs/importing.md', import.meta.url).pathname;
 
@@ -26,18 +25,6 @@ function examples(): { script: string; output: string }[] {
     script: m[1]!,
     output: m[2]!,
   }));
-}
-
-/** `bash -c script` in `cwd`: exit code and stdout. */
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 let t: TestSandbox;
@@ -68,7 +55,7 @@ describe('the examples of ws import (docs/importing.md)', () => {
       const example = examples()[i]!;
       t.sandbox.reset();
       const cwd = mkdtempSync(join(dir, 'example-'));
-      const r = await bash(example.script, cwd, env);
+      const r = await runBash(example.script, { cwd, env });
       // CSV rows end with \r\n; the guide shows lines.
       assert.equal(r.stdout.replace(/\r\n/g, '\n'), example.output, r.stderr);
     });

@@ -3,13 +3,13 @@
 // starts its sandbox and stops it on exit; the job must succeed and leave no sandbox
 // running. The workflow's YAML must be YAML that takes the key from the secrets.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { BIN, runBash, wsEnv } from '../helpers/spawned.ts';
 
 const GUIDE = new URL('../../docs/ci.md', import.meta.url).pathname;
 const text = readFileSync(GUIDE, 'utf8');
@@ -36,18 +36,6 @@ writeFileSync(
 chmodSync(join(bin, 'ws'), 0o755);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** bash SCRIPT in `cwd` (not spawnSync: a job may take a while, and others run meanwhile). */
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('the CI recipes (docs/ci.md)', () => {
   const jobs = blocks('sh');
 
@@ -68,7 +56,7 @@ describe('the CI recipes (docs/ci.md)', () => {
       mkdirSync(cwd);
       const config = join(cwd, '.ws');
       const env = wsEnv(config, { PATH: `${bin}:${process.env.PATH}` });
-      const r = await bash(job.body, cwd, env);
+      const r = await runBash(job.body, { cwd, env });
       assert.equal(r.code, 0, `stdout: ${r.stdout}\nstderr: ${r.stderr}`);
       const status = spawnSync(process.execPath, [BIN, 'sandbox', 'status'], { env });
       assert.equal(status.status, 4, 'the trap stopped the sandbox');

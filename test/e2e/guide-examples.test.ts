@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { BIN, wsEnv } from '../helpers/spawned.ts';
+import { BIN, runBash, wsEnv } from '../helpers/spawned.ts';
 
 let t: TestSandbox;
 let dir: string;
@@ -50,13 +50,8 @@ function blocks(guide: string, heading: string): string[] {
 async function runBlock(
   script: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn('bash', ['-e', '-c', script], { cwd: dir, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  return { status, stdout, stderr };
+  const { code, stdout, stderr } = await runBash(script, { cwd: dir, env, stopOnError: true });
+  return { status: code, stdout, stderr };
 }
 
 interface Running {

@@ -52,6 +52,28 @@ export function wsOnPath(prefix: string): string {
   return dir;
 }
 
+/**
+ * `bash -c script` (with `-e` when `stopOnError`: stop at the first failing command), its
+ * exit code and output once it ends. Not spawnSync: a sandbox answering from this process
+ * needs its event loop turning meanwhile.
+ */
+export function runBash(
+  script: string,
+  opts: { cwd?: string; env: NodeJS.ProcessEnv; stopOnError?: boolean },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const flags = opts.stopOnError ? ['-e', '-c'] : ['-c'];
+  const child = spawn('bash', [...flags, script], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export function spawnWs(args: string[], env: NodeJS.ProcessEnv): Spawned {
   const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
