@@ -1,9 +1,10 @@
 // `ws views …`: the flags of each verb, read into its options.
-import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
+import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
-import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
+import { collect, type Flags } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 import { VIEW_KINDS } from './kinds.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -86,165 +87,107 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
 
-  verb(views, ['create <type>'], (cmd) =>
-    specFlags(
-      cmd
-        .description('Create a view')
-        .option('--name <name>', 'name of the view (asked on a terminal when missing)'),
-      'create',
-    )
-      .addHelpText(
-        'after',
-        `${WHERE_HELP}
+  const define = verbsOf(views, ctx, verbs);
 
-Examples:
-  $ ws views create deal --name "Big deals" --select name,amount,stage --where 'amount>=10000' --sort -amount
-  $ ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount
-  $ ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-          type,
-          name: f.string('--name'),
-          ...specOptions(f),
-        });
-      }),
-  );
-
-  verb(views, ['list <type>', 'ls'], (cmd) =>
-    cmd
-      .description('List the views of an object type (a sandbox extension of the API)')
-      .option('--list-id <uuid>', 'only the views of this list')
-      .addHelpText(
-        'after',
-        `\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
-      )
-      .addHelpText(
-        'after',
-        examples(['ws views list deal', 'ws views list deal --fields id,name --json']),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-          type,
-          listId: flags(o).string('--list-id'),
-        }),
+  define(['create <type>'], {
+    description: 'Create a view',
+    flags: (cmd) =>
+      specFlags(
+        cmd.option('--name <name>', 'name of the view (asked on a terminal when missing)'),
+        'create',
       ),
-  );
+    help: WHERE_HELP,
+    examples: [
+      `ws views create deal --name "Big deals" --select name,amount,stage --where 'amount>=10000' --sort -amount`,
+      'ws views create deal --name Pipeline --type kanban --group-by stage --select name,amount',
+      `ws views create deal --name "Won or Acme" --where stage:in=won,lost --where 'name~"Acme, Inc"' --or`,
+    ],
+    run: 'createVerb',
+    options: ([type], f) => ({ type, name: f.string('--name'), ...specOptions(f) }),
+  });
 
-  verb(views, ['get <type> <view>'], (cmd) =>
-    cmd
-      .description('Show a view: what it selects, filters, sorts and groups by')
-      .addHelpText(
-        'after',
-        examples([
-          'ws views get deal "Big deals"',
-          'ws views get deal 6f1c2a9e-1111-4222-8333-944455556666 --json',
-        ]),
-      )
-      .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, view }),
+  define(['list <type>', 'ls'], {
+    description: 'List the views of an object type (a sandbox extension of the API)',
+    flags: (cmd) => cmd.option('--list-id <uuid>', 'only the views of this list'),
+    help: `\nColumns: id, name, view_type, group_by, updated_at; --fields adds select, filter,\ncombinator, sort, group_hide_empty, list_id, created_at.\nThe documented API has no listing; a service without it is explained (exit 1).`,
+    examples: ['ws views list deal', 'ws views list deal --fields id,name --json'],
+    run: 'listVerb',
+    options: ([type], f) => ({ type, listId: f.string('--list-id') }),
+  });
+
+  define(['get <type> <view>'], {
+    description: 'Show a view: what it selects, filters, sorts and groups by',
+    examples: [
+      'ws views get deal "Big deals"',
+      'ws views get deal 6f1c2a9e-1111-4222-8333-944455556666 --json',
+    ],
+    run: 'getVerb',
+    options: ([type, view]) => ({ type, view }),
+  });
+
+  define(['update <type> <view>'], {
+    description: 'Change a view; --select, --where/--filter-json and --sort replace the whole list',
+    flags: (cmd) =>
+      specFlags(
+        cmd
+          .option('--name <name>', 'new name')
+          .option('--and', 'combine the filter entries with AND')
+          .option('--clear-filter', 'remove every filter entry')
+          .option('--clear-sort', 'remove the sort')
+          .option('--clear-group-by', 'stop grouping'),
+        'update',
       ),
-  );
-
-  verb(views, ['update <type> <view>'], (cmd) =>
-    specFlags(
-      cmd
-        .description(
-          'Change a view; --select, --where/--filter-json and --sort replace the whole list',
-        )
-        .option('--name <name>', 'new name')
-        .option('--and', 'combine the filter entries with AND')
-        .option('--clear-filter', 'remove every filter entry')
-        .option('--clear-sort', 'remove the sort')
-        .option('--clear-group-by', 'stop grouping'),
-      'update',
-    )
-      .addHelpText(
-        'after',
-        `
+    help: `
 --select, --where/--filter-json and --sort each replace the view's whole list, as the
 API does: give every entry the view should keep. A new filter combines with AND unless
 --or; --or or --and alone changes only how the existing filter combines.
-${WHERE_HELP}
+${WHERE_HELP}`,
+    examples: [
+      `ws views update deal 6f1c…  --name "Bigger deals" --where 'amount>=50000'`,
+      'ws views update deal Pipeline --select name,amount,owner --clear-sort',
+    ],
+    run: 'updateVerb',
+    options: ([type, view], f) => ({
+      type,
+      view,
+      name: f.string('--name'),
+      ...specOptions(f),
+      and: f.boolean('--and'),
+      clearFilter: f.boolean('--clear-filter'),
+      clearSort: f.boolean('--clear-sort'),
+      clearGroupBy: f.boolean('--clear-group-by'),
+    }),
+  });
 
-Examples:
-  $ ws views update deal 6f1c…  --name "Bigger deals" --where 'amount>=50000'
-  $ ws views update deal Pipeline --select name,amount,owner --clear-sort`,
-      )
-      .action((type: string, view: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
-          type,
-          view,
-          name: f.string('--name'),
-          ...specOptions(f),
-          and: f.boolean('--and'),
-          clearFilter: f.boolean('--clear-filter'),
-          clearSort: f.boolean('--clear-sort'),
-          clearGroupBy: f.boolean('--clear-group-by'),
-        });
-      }),
-  );
-
-  verb(views, ['show <type> <view>'], (cmd) =>
-    pageFlags(
-      cmd.description("Run a view: its records as a table of the view's columns"),
-      { one: 'record', many: 'records' },
-      50,
-    )
-      .addHelpText(
-        'after',
-        `
+  define(['show <type> <view>'], {
+    description: "Run a view: its records as a table of the view's columns",
+    flags: (cmd) => pageFlags(cmd, { one: 'record', many: 'records' }, 50),
+    help: `
 A kanban view is shown one group after another (in the order of the options of its
 group_by property), each with its count. --json prints { view, records, has_more, groups }.`,
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws views show deal Pipeline',
-          'ws views show deal "Big deals" --all --format csv > big-deals.csv',
-          'ws views show deal "Big deals" --limit 200 --json',
-        ]),
-      )
-      .action((type: string, view: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).showVerb, {
-          type,
-          view,
-          ...pageOptions(flags(o)),
-        }),
-      ),
-  );
+    examples: [
+      'ws views show deal Pipeline',
+      'ws views show deal "Big deals" --all --format csv > big-deals.csv',
+      'ws views show deal "Big deals" --limit 200 --json',
+    ],
+    run: 'showVerb',
+    options: ([type, view], f) => ({ type, view, ...pageOptions(f) }),
+  });
 
-  verb(views, ['records <type> <view>'], (cmd) =>
-    pageFlags(
-      cmd.description(
-        "A view's records from its records endpoint: pinned ones first, then the view's sort",
-      ),
-      { one: 'record', many: 'records' },
-      50,
-    )
-      .addHelpText(
-        'after',
-        `
+  define(['records <type> <view>'], {
+    description:
+      "A view's records from its records endpoint: pinned ones first, then the view's sort",
+    flags: (cmd) => pageFlags(cmd, { one: 'record', many: 'records' }, 50),
+    help: `
 Columns: the view's select, then pinned. --json gives the API's rows with "pinned" added.
 Pin records with ws views pin; ws views show reads the view with include=records instead.`,
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws views records deal "Big deals"',
-          'ws views records deal "Big deals" --all --format ndjson',
-        ]),
-      )
-      .action((type: string, view: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).recordsVerb, {
-          type,
-          view,
-          ...pageOptions(flags(o)),
-        }),
-      ),
-  );
+    examples: [
+      'ws views records deal "Big deals"',
+      'ws views records deal "Big deals" --all --format ndjson',
+    ],
+    run: 'recordsVerb',
+    options: ([type, view], f) => ({ type, view, ...pageOptions(f) }),
+  });
 
   const pins = [
     ['pin', 'Pin records to the top of a view, in the order given (after those pinned already)'],
@@ -252,36 +195,23 @@ Pin records with ws views pin; ws views show reads the view with include=records
     ['reorder', 'Put pinned records first in the order given; the other pinned ones follow'],
   ] as const;
   for (const [action, description] of pins) {
-    verb(views, [`${action} <type> <view> <ids...>`], (cmd) =>
-      cmd
-        .description(description)
-        .addHelpText(
-          'after',
-          examples([
-            `ws views ${action} deal "Big deals" 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a`,
-            ...(action === 'unpin' ? [] : [`ws views ${action} deal Pipeline ID1 ID2 --json`]),
-          ]),
-        )
-        .action((type: string, view: string, ids: string[], _o: OptionValues, cmd: Command) =>
-          ctx.invoke(cmd, async () => (await verbs()).pinsVerb, { action, type, view, ids }),
-        ),
-    );
+    define([`${action} <type> <view> <ids...>`], {
+      description,
+      examples: [
+        `ws views ${action} deal "Big deals" 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a`,
+        ...(action === 'unpin' ? [] : [`ws views ${action} deal Pipeline ID1 ID2 --json`]),
+      ],
+      run: 'pinsVerb',
+      options: ([type, view, ...ids]) => ({ action, type, view, ids }),
+    });
   }
 
-  verb(views, ['delete <type> <view>', 'rm'], (cmd) =>
-    cmd
-      .description('Delete a view (asks first; --yes to skip; a sandbox extension of the API)')
-      .addHelpText(
-        'after',
-        examples([
-          'ws views delete deal "Big deals"',
-          'ws views delete deal "Big deals" --yes --json',
-        ]),
-      )
-      .action((type: string, view: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, view }),
-      ),
-  );
+  define(['delete <type> <view>', 'rm'], {
+    description: 'Delete a view (asks first; --yes to skip; a sandbox extension of the API)',
+    examples: ['ws views delete deal "Big deals"', 'ws views delete deal "Big deals" --yes --json'],
+    run: 'deleteVerb',
+    options: ([type, view]) => ({ type, view }),
+  });
 
   settleVerbs(views);
   describeArguments(views, 'view');
