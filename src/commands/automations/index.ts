@@ -6,12 +6,19 @@ import { describeArguments } from '../common/args.ts';
 import { collect, flags, type OptionValues } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { applyOptions, diffOptions, planFlags } from '../common/plan-flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
 import { TYPES_HELP } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
 
-const AUTOMATION_ARG = 'AUTOMATION is an automation id, or its name (looked up in the listing).';
+/** The help of a verb that takes an object type and an automation. */
+const AUTOMATION_HELP = `
+${TYPES_HELP}
+AUTOMATION is an automation id, or its name (looked up in the listing).`;
+
+const KINDS = ['update', 'lifecycle'] as const;
+const EVENTS = ['created', 'updated', 'deleted'] as const;
 
 const LANGUAGE_HELP = `
 When it fires:
@@ -49,57 +56,44 @@ ${TYPES_HELP}
         ]),
     );
 
-  verb(automations, ['list <type>', 'ls'], (cmd) =>
-    pageFlags(
-      cmd
-        .description('List the automations of an object type')
-        .addOption(
-          new Option('--kind <kind>', 'only update or only lifecycle automations').choices([
-            'update',
-            'lifecycle',
-          ]),
-        )
-        .option('--list-id <id>', 'only the automations of this list'),
-      { one: 'automation', many: 'automations' },
-      50,
-    )
-      .addHelpText(
-        'after',
-        `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.\n` +
-          examples([
-            'ws automations list deals',
-            'ws automations list deal --kind lifecycle --json',
-          ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-          type,
-          kind: f.choice('--kind', ['update', 'lifecycle'] as const),
-          listId: f.string('--list-id'),
-          ...pageOptions(f),
-        });
-      }),
-  );
+  const define = verbsOf(automations, ctx, verbs);
 
-  verb(automations, ['get <type> <automation>'], (cmd) =>
-    cmd
-      .description(
-        'Show an automation: one line per condition and action, as the flags that make it',
-      )
-      .addHelpText(
-        'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-          examples([
-            'ws automations get deal "Deal won"',
-            'ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json',
-          ]),
-      )
-      .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).getVerb, { type, automation }),
+  define(['list <type>', 'ls'], {
+    description: 'List the automations of an object type',
+    flags: (cmd) =>
+      pageFlags(
+        cmd
+          .addOption(
+            new Option('--kind <kind>', 'only update or only lifecycle automations').choices(KINDS),
+          )
+          .option('--list-id <id>', 'only the automations of this list'),
+        { one: 'automation', many: 'automations' },
+        50,
       ),
-  );
+    help: `\n${TYPES_HELP}\nColumns: id, name, kind, enabled, when, then, updated_at; --fields adds list_id,\nobject_type, created_at.`,
+    examples: ['ws automations list deals', 'ws automations list deal --kind lifecycle --json'],
+    run: 'listVerb',
+    options: ([type], f) => ({
+      type,
+      kind: f.choice('--kind', KINDS),
+      listId: f.string('--list-id'),
+      ...pageOptions(f),
+    }),
+  });
 
+  define(['get <type> <automation>'], {
+    description: 'Show an automation: one line per condition and action, as the flags that make it',
+    help: AUTOMATION_HELP,
+    examples: [
+      'ws automations get deal "Deal won"',
+      'ws automations get deal 8b8a7432-a5f9-401a-80ea-62432fdcc992 --json',
+    ],
+    run: 'getVerb',
+    options: ([type, automation]) => ({ type, automation }),
+  });
+
+  // create and update read the action flags in the order given, from the option values
+  // themselves (draftOptions), so their actions stay written out.
   verb(automations, ['create <type>'], (cmd) =>
     draftFlags(
       cmd
@@ -146,7 +140,7 @@ ${TYPES_HELP}
     )
       .addHelpText(
         'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+        `${AUTOMATION_HELP}
 --on-change replaces the changes it fires on; --where replaces its conditions on the
 record; any action flag replaces all its actions. What no flag names is kept.
 ${LANGUAGE_HELP}
@@ -167,40 +161,32 @@ ${LANGUAGE_HELP}
       }),
   );
 
-  verb(automations, ['delete <type> <automation>', 'rm'], (cmd) =>
-    cmd
-      .description('Delete an automation (asks first; --yes to skip)')
-      .addHelpText(
-        'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-          examples([
-            'ws automations delete deal "Deal won"',
-            'ws automations delete deal "Deal won" --yes',
-          ]),
-      )
-      .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).deleteVerb, { type, automation }),
-      ),
-  );
+  define(['delete <type> <automation>', 'rm'], {
+    description: 'Delete an automation (asks first; --yes to skip)',
+    help: AUTOMATION_HELP,
+    examples: [
+      'ws automations delete deal "Deal won"',
+      'ws automations delete deal "Deal won" --yes',
+    ],
+    run: 'deleteVerb',
+    options: ([type, automation]) => ({ type, automation }),
+  });
 
   for (const [name, enabled] of [
     ['enable', true],
     ['disable', false],
   ] as const) {
-    verb(automations, [`${name} <type> <automation>`], (cmd) =>
-      cmd
-        .description(enabled ? 'Enable an automation' : 'Disable an automation: it fires no more')
-        .addHelpText(
-          'after',
-          `\n${TYPES_HELP}\n${AUTOMATION_ARG}\n` +
-            examples([`ws automations ${name} deal "Deal won"`]),
-        )
-        .action((type: string, automation: string, _o: OptionValues, cmd: Command) =>
-          ctx.invoke(cmd, async () => (await verbs()).enableVerb, { type, automation, enabled }),
-        ),
-    );
+    define([`${name} <type> <automation>`], {
+      description: enabled ? 'Enable an automation' : 'Disable an automation: it fires no more',
+      help: AUTOMATION_HELP,
+      examples: [`ws automations ${name} deal "Deal won"`],
+      run: 'enableVerb',
+      options: ([type, automation]) => ({ type, automation, enabled }),
+    });
   }
 
+  // runs stays written out: the API client's run statuses (src/api/automations.ts) lack
+  // 'running', which --status offers and the sandbox accepts.
   verb(automations, ['runs [type] [automation]'], (cmd) =>
     pageFlags(
       cmd
@@ -221,7 +207,7 @@ ${LANGUAGE_HELP}
     )
       .addHelpText(
         'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+        `${AUTOMATION_HELP}
 Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
 service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.
 ` +
@@ -256,140 +242,107 @@ service this explains so (exit 1); \`ws automations test\` answers "would it fir
       ),
   );
 
-  verb(automations, ['test <type> <automation>'], (cmd) =>
-    cmd
-      .description(
-        'Would it fire, and why: each condition with the values it compared (writes nothing)',
-      )
-      .requiredOption('--record <id>', 'the record the change is made to')
-      .option(
-        '--set <slug=value>',
-        'the change: a property and its new value (repeatable)',
-        collect,
-        [],
-      )
-      .option('--before <file>', 'the record before the change (JSON or YAML values by slug)')
-      .option('--after <file>', 'the record after the change (JSON or YAML values by slug)')
-      .addOption(
-        new Option('--event <event>', 'what happens to the record (default: updated)').choices([
-          'created',
-          'updated',
-          'deleted',
-        ]),
-      )
-      .addHelpText(
-        'after',
-        `\n${TYPES_HELP}\n${AUTOMATION_ARG}
+  define(['test <type> <automation>'], {
+    description:
+      'Would it fire, and why: each condition with the values it compared (writes nothing)',
+    flags: (cmd) =>
+      cmd
+        .requiredOption('--record <id>', 'the record the change is made to')
+        .option(
+          '--set <slug=value>',
+          'the change: a property and its new value (repeatable)',
+          collect,
+          [],
+        )
+        .option('--before <file>', 'the record before the change (JSON or YAML values by slug)')
+        .option('--after <file>', 'the record after the change (JSON or YAML values by slug)')
+        .addOption(
+          new Option('--event <event>', 'what happens to the record (default: updated)').choices(
+            EVENTS,
+          ),
+        ),
+    help: `${AUTOMATION_HELP}
 Exit 0 when it would fire, 1 when not. The record is read from the service; --set
 changes its values (as \`ws records update --set\` reads them), or --before and --after
-give both sides. The verdicts come from the evaluator the ws sandbox runs.
-` +
-          examples([
-            'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
-            'ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json',
-          ]),
-      )
-      .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        f.exclusive('--set', '--before');
-        f.exclusive('--set', '--after');
-        return ctx.invoke(cmd, async () => (await verbs()).testVerb, {
-          type,
-          automation,
-          record: f.string('--record')!,
-          set: f.list('--set'),
-          before: f.string('--before'),
-          after: f.string('--after'),
-          event: f.choice('--event', ['created', 'updated', 'deleted'] as const),
-        });
-      }),
-  );
+give both sides. The verdicts come from the evaluator the ws sandbox runs.`,
+    examples: [
+      'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
+      'ws automations test deal "Deal won" --record 6f1c… --before before.json --after after.json',
+    ],
+    run: 'testVerb',
+    options: ([type, automation], f) => {
+      f.exclusive('--set', '--before');
+      f.exclusive('--set', '--after');
+      return {
+        type,
+        automation,
+        record: f.string('--record')!,
+        set: f.list('--set'),
+        before: f.string('--before'),
+        after: f.string('--after'),
+        event: f.choice('--event', EVENTS),
+      };
+    },
+  });
 
-  verb(automations, ['export [types...]'], (cmd) =>
-    cmd
-      .description(
-        'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
-      )
-      .option('-o, --output <file>', 'write to this file (default: stdout)')
-      .addHelpText(
-        'after',
-        examples([
-          'ws automations export > automations.yaml',
-          'ws automations export deal contact --output automations.yaml',
-        ]),
-      )
-      .action((types: string[], o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
-          types,
-          output: flags(o).string('--output'),
-        }),
-      ),
-  );
+  define(['export [types...]'], {
+    description:
+      'Write the automations of some or all object types as a file (YAML; JSON with --format json)',
+    flags: (cmd) => cmd.option('-o, --output <file>', 'write to this file (default: stdout)'),
+    examples: [
+      'ws automations export > automations.yaml',
+      'ws automations export deal contact --output automations.yaml',
+    ],
+    run: 'exportVerb',
+    options: (types, f) => ({ types, output: f.string('--output') }),
+  });
 
-  verb(automations, ['validate <file>'], (cmd) =>
-    cmd
-      .description(
-        'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
-      )
-      .addHelpText(
-        'after',
-        `\nExit 0 when the file is valid, 2 with every problem.\n` +
-          examples(['ws automations validate automations.yaml']),
-      )
-      .action((file: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).validateVerb, { file }),
-      ),
-  );
+  define(['validate <file>'], {
+    description:
+      'Check an automations file against the API and the workspace, writing nothing (each error at its line and column)',
+    help: '\nExit 0 when the file is valid, 2 with every problem.',
+    examples: ['ws automations validate automations.yaml'],
+    run: 'validateVerb',
+    options: ([file]) => ({ file }),
+  });
 
-  verb(automations, ['diff'], (cmd) =>
-    planFlags(
-      cmd.description(
-        'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
-      ),
-      {
+  define(['diff'], {
+    description:
+      'Show what applying an automations file would change; exit 0 when nothing, 1 when something',
+    flags: (cmd) =>
+      planFlags(cmd, {
         file: 'the automations file (- for stdin)',
         prune: 'also plan deletes of automations the file does not have',
-      },
-    )
-      .addHelpText(
-        'after',
-        `\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).\n` +
-          examples([
-            'ws automations diff -f automations.yaml',
-            'ws automations diff -f automations.yaml --prune --json',
-          ]),
-      )
-      .action((o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).diffVerb, diffOptions(flags(o))),
-      ),
-  );
+      }),
+    help: '\nExit 0 when nothing differs, 1 when something does, above 1 on error (as kubectl diff).',
+    examples: [
+      'ws automations diff -f automations.yaml',
+      'ws automations diff -f automations.yaml --prune --json',
+    ],
+    run: 'diffVerb',
+    options: (_, f) => diffOptions(f),
+  });
 
-  verb(automations, ['apply'], (cmd) =>
-    planFlags(
-      cmd.description(
-        'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
-      ),
-      {
+  define(['apply'], {
+    description:
+      'Make the workspace match an automations file: create, replace (and with --prune delete) automations',
+    flags: (cmd) =>
+      planFlags(cmd, {
         file: 'the automations file (- for stdin)',
         dryRun: 'show the plan, change nothing',
         prune: 'delete automations of the file’s object types that it does not have',
-      },
-    )
-      .addHelpText(
-        'after',
-        `
+      }),
+    help: `
 An automation is known by its object type and name. Everything is checked before the first
-write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).
-` +
-          examples([
-            'ws automations apply -f automations.yaml --dry-run',
-            'ws automations apply -f automations.yaml --prune --yes',
-          ]),
-      )
-      .action((o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).applyVerb, applyOptions(flags(o))),
-      ),
-  );
+write; deletes (--prune) ask first on a terminal (--yes to skip, required elsewhere).`,
+    examples: [
+      'ws automations apply -f automations.yaml --dry-run',
+      'ws automations apply -f automations.yaml --prune --yes',
+    ],
+    run: 'applyVerb',
+    options: (_, f) => applyOptions(f),
+  });
+
   settleVerbs(automations);
   describeArguments(automations, 'automation', {
     automation: 'an automation, by id or by name',

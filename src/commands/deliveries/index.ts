@@ -1,9 +1,9 @@
 // `ws deliveries …`: the flags of each verb, read into its options. --since, --limit and
 // --all come from ../common/list-flags.ts, shared with the other nouns that list.
-import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
+import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { examples } from '../../help.ts';
-import { type Flags, flags, type OptionValues } from '../common/flags.ts';
+import type { Flags } from '../common/flags.ts';
 import {
   pageFlags,
   pageOptions,
@@ -11,6 +11,7 @@ import {
   sinceFlag,
   sinceOption,
 } from '../common/list-flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 import { DELIVERY_STATUSES, DELIVERY_TYPES, type DeliveryFilters } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -86,120 +87,93 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
 
-  verb(deliveries, ['list', 'ls'], (cmd) =>
-    pageFlags(timeFlags(whichFlags(cmd)), DELIVERIES, 50)
-      .description('List deliveries, newest first (the whole team without --webhook)')
-      .addHelpText(
-        'after',
-        `
+  const define = verbsOf(deliveries, ctx, verbs);
+
+  define(['list', 'ls'], {
+    description: 'List deliveries, newest first (the whole team without --webhook)',
+    flags: (cmd) => pageFlags(timeFlags(whichFlags(cmd)), DELIVERIES, 50),
+    help: `
 ${TIMES_HELP}
 Columns: id, event, status, code, attempts, webhook, created; --fields adds type,
-webhook_id, next_attempt_at, dead_lettered, url, team_id, updated_at.
+webhook_id, next_attempt_at, dead_lettered, url, team_id, updated_at.`,
+    examples: [
+      'ws deliveries list --webhook orders --status failed --since 1h',
+      'ws deliveries list --type delivery --all --format ndjson > deliveries.ndjson',
+    ],
+    run: 'listVerb',
+    options: (_, f) => ({ ...filterOptions(f), ...pageOptions(f) }),
+  });
 
-Examples:
-  $ ws deliveries list --webhook orders --status failed --since 1h
-  $ ws deliveries list --type delivery --all --format ndjson > deliveries.ndjson`,
-      )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).listVerb, {
-          ...filterOptions(f),
-          ...pageOptions(f),
-        });
-      }),
-  );
-
-  verb(deliveries, ['get <id>'], (cmd) =>
-    cmd
-      .description('Show a delivery with every attempt and both bodies')
-      .option(
+  define(['get <id>'], {
+    description: 'Show a delivery with every attempt and both bodies',
+    flags: (cmd) =>
+      cmd.option(
         '--webhook <webhook>',
         'the webhook it belongs to (else each webhook is asked in turn)',
-      )
-      .addHelpText(
-        'after',
-        `
-On a terminal the bodies are pretty-printed and a body the log cut (it keeps 64 KiB) is
-marked; --json prints the API's answer, with attempt_history.
-
-Examples:
-  $ ws deliveries get 0b7e…  --webhook orders`,
-      )
-      .action((id: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).getVerb, {
-          delivery: id,
-          webhook: flags(o).string('--webhook'),
-        }),
       ),
-  );
+    help: `
+On a terminal the bodies are pretty-printed and a body the log cut (it keeps 64 KiB) is
+marked; --json prints the API's answer, with attempt_history.`,
+    examples: ['ws deliveries get 0b7e…  --webhook orders'],
+    run: 'getVerb',
+    options: ([id], f) => ({ delivery: id, webhook: f.string('--webhook') }),
+  });
 
-  verb(deliveries, ['tail'], (cmd) =>
-    whichFlags(cmd)
-      .description('Show new deliveries as they happen, until Ctrl-C')
-      .option(
+  define(['tail'], {
+    description: 'Show new deliveries as they happen, until Ctrl-C',
+    flags: (cmd) =>
+      whichFlags(cmd).option(
         '--interval <seconds>',
         'the shortest pause between checks (default 2; it grows to 30 s while nothing comes)',
-      )
-      .addHelpText(
-        'after',
-        `
+      ),
+    help: `
 tail polls the log: every --interval seconds while deliveries arrive, backing off to 30 s
 while none do, each request within the profile's rate limit. On a terminal a status line
 shows the requests spent (a hosted key may have a monthly allowance). Each delivery is
 shown once, when its first attempt has ended. Ctrl-C (or SIGTERM) stops it with exit
-130, as tail -f stops.
+130, as tail -f stops.`,
+    examples: ['ws deliveries tail --webhook orders --status failed'],
+    run: 'tailVerb',
+    options: (_, f) => ({ ...whichOptions(f), interval: f.integer('--interval', 1, 300) }),
+  });
 
-Examples:
-  $ ws deliveries tail --webhook orders --status failed`,
-      )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).tailVerb, {
-          ...whichOptions(f),
-          interval: f.integer('--interval', 1, 300),
-        });
-      }),
-  );
-
-  verb(deliveries, ['replay [ids...]'], (cmd) =>
-    timeFlags(whichFlags(cmd, false))
-      .description('Send logged deliveries again, freshly signed, to a URL (your local handler)')
-      .requiredOption('--to <url>', 'where to send them')
-      .option('--secret-file <file>', 'the secret to sign them with (or WS_WEBHOOK_SECRET)')
-      .option('--dry-run', 'show what would be sent, send nothing')
-      .option(
-        '--skip-truncated',
-        'leave out deliveries whose body the log cut, instead of refusing',
-      )
-      .option('--max-time <seconds>', 'how long the URL may take to answer each (default 10)')
-      .addHelpText(
-        'after',
-        `
+  define(['replay [ids...]'], {
+    description: 'Send logged deliveries again, freshly signed, to a URL (your local handler)',
+    flags: (cmd) =>
+      timeFlags(whichFlags(cmd, false))
+        .requiredOption('--to <url>', 'where to send them')
+        .option('--secret-file <file>', 'the secret to sign them with (or WS_WEBHOOK_SECRET)')
+        .option('--dry-run', 'show what would be sent, send nothing')
+        .option(
+          '--skip-truncated',
+          'leave out deliveries whose body the log cut, instead of refusing',
+        )
+        .option('--max-time <seconds>', 'how long the URL may take to answer each (default 10)'),
+    help: `
 Name deliveries by id, or choose them with the filters (--status failed --since 1h).
 The API has no redeliver endpoint: ws re-sends each logged body exactly, with its
 delivery id and event headers and a new X-Service-Signature, oldest first. A body the log
 cut cannot be sent as it was: ws names it and sends nothing (--skip-truncated leaves it
 out). Exit 5 when the URL did not acknowledge some.
-${TIMES_HELP}
-
-Examples:
-  $ ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec
-  $ ws deliveries replay 0b7e… 41c2… --to http://localhost:3000/hooks --secret-file .whsec --dry-run`,
-      )
-      .action((ids: string[], o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        const filters = filterOptions(f);
-        return ctx.invoke(cmd, async () => (await verbs()).replayVerb, {
-          ...filters,
-          ...checkReplayChoice(ids, filters),
-          to: f.string('--to') ?? '',
-          secretFile: f.string('--secret-file'),
-          dryRun: f.boolean('--dry-run'),
-          skipTruncated: f.boolean('--skip-truncated'),
-          maxTime: f.integer('--max-time', 1, 3600),
-        });
-      }),
-  );
+${TIMES_HELP}`,
+    examples: [
+      'ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec',
+      'ws deliveries replay 0b7e… 41c2… --to http://localhost:3000/hooks --secret-file .whsec --dry-run',
+    ],
+    run: 'replayVerb',
+    options: (ids, f) => {
+      const filters = filterOptions(f);
+      return {
+        ...filters,
+        ...checkReplayChoice(ids, filters),
+        to: f.string('--to') ?? '',
+        secretFile: f.string('--secret-file'),
+        dryRun: f.boolean('--dry-run'),
+        skipTruncated: f.boolean('--skip-truncated'),
+        maxTime: f.integer('--max-time', 1, 3600),
+      };
+    },
+  });
   settleVerbs(deliveries);
 }
 

@@ -1,6 +1,6 @@
 // `ws import TYPE FILE|-`, `ws import validate TYPE FILE|-`, `ws import status JOB`,
 // `ws import jobs`.
-import type { Command, CommandContext } from '../../command.ts';
+import { type Command, type CommandContext, settleVerbs } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
 import { examples } from '../../help.ts';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY } from '../../import/defaults.ts';
@@ -10,6 +10,7 @@ import { isUuid } from '../../util/guards.ts';
 import { shellWord } from '../../util/shell.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags, flags, givenArgs, type OptionValues } from '../common/flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 import type { ImportOpts } from './import.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -337,17 +338,16 @@ export function register(program: Command, ctx: CommandContext): void {
       });
     });
 
-  imp
-    .command('jobs')
-    .description('List the import jobs started from this machine, newest first')
-    .option('--limit <n>', 'show at most N jobs (default 20)')
-    .addHelpText('after', examples(['ws import jobs', 'ws import jobs --limit 5 --json']))
-    .action((o: OptionValues, cmd: Command) =>
-      ctx.invoke(cmd, async () => (await verbs()).jobsVerb, {
-        limit: flags(o).integer('--limit', 1) ?? 20,
-      }),
-    );
+  const define = verbsOf(imp, ctx, verbs);
+  define(['jobs'], {
+    description: 'List the import jobs started from this machine, newest first',
+    flags: (cmd) => cmd.option('--limit <n>', 'show at most N jobs (default 20)'),
+    examples: ['ws import jobs', 'ws import jobs --limit 5 --json'],
+    run: 'jobsVerb',
+    options: (_, f) => ({ limit: f.integer('--limit', 1) ?? 20 }),
+  });
 
+  settleVerbs(imp);
   describeArguments(imp, 'record', {
     file: 'a CSV file, or - for stdin',
     job: 'an import job id (imp_…), as printed by --no-wait or `ws import jobs`',

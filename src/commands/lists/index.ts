@@ -4,6 +4,7 @@ import { type Command, type CommandContext, Option, settleVerbs, verb } from '..
 import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { flags, type OptionValues } from '../common/flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -59,33 +60,25 @@ export function register(program: Command, ctx: CommandContext): void {
       }),
   );
 
-  verb(lists, ['list', 'ls'], (cmd) =>
-    cmd
-      .description('List the lists (every page)')
-      .addHelpText(
-        'after',
-        '\nColumns: id, name, template_id, object_type, created_at; --fields adds stage_property_id, updated_at.',
-      )
-      .addHelpText('after', examples(['ws lists list', 'ws lists list --fields id,name --json']))
-      .action((_o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).listVerb, {}),
-      ),
-  );
+  const define = verbsOf(lists, ctx, verbs);
 
-  verb(lists, ['get <list>'], (cmd) =>
-    cmd
-      .description('Show a list and its views')
-      .addHelpText(
-        'after',
-        examples([
-          'ws lists get "Q3 pipeline"',
-          'ws lists get 6f1c2a9e-1111-4222-8333-944455556666 --json',
-        ]),
-      )
-      .action((list: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).getVerb, { list }),
-      ),
-  );
+  define(['list', 'ls'], {
+    description: 'List the lists (every page)',
+    help: '\nColumns: id, name, template_id, object_type, created_at; --fields adds stage_property_id, updated_at.',
+    examples: ['ws lists list', 'ws lists list --fields id,name --json'],
+    run: 'listVerb',
+    options: () => ({}),
+  });
+
+  define(['get <list>'], {
+    description: 'Show a list and its views',
+    examples: [
+      'ws lists get "Q3 pipeline"',
+      'ws lists get 6f1c2a9e-1111-4222-8333-944455556666 --json',
+    ],
+    run: 'getVerb',
+    options: ([list]) => ({ list }),
+  });
 
   settleVerbs(lists);
   describeArguments(lists, undefined, { list: 'a list, by id or by name' });

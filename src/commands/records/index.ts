@@ -7,8 +7,9 @@ import { examples } from '../../help.ts';
 import { WHERE_SYNTAX } from '../../query/where.ts';
 import { shellWord } from '../../util/shell.ts';
 import { describeArguments } from '../common/args.ts';
-import { collect, type Flags, flags, type OptionValues } from '../common/flags.ts';
+import { collect, type Flags } from '../common/flags.ts';
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
+import { verbsOf } from '../common/verb-spec.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
 import { registerWatch } from './watch-verb.ts';
@@ -130,357 +131,258 @@ export function register(program: Command, ctx: CommandContext): void {
       ]),
     );
 
-  verb(records, ['list <type>', 'ls'], (cmd) =>
-    listFlags(cmd.description('List records (streamed page by page)'))
-      .addHelpText(
-        'after',
-        `\nWithout --where the list endpoint is read (GET); with it, the query endpoint (POST).\nTable columns: id and a few properties (--select or --fields to choose).\n${FILTER_HELP}`,
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws records list contacts',
-          "ws records list deals --where 'amount>=1000' --where stage:in=won,lost --sort -amount --limit 200",
-          'ws records list contacts --all --format ndjson > contacts.ndjson',
-          "ws records list contacts --where 'email$=@example.com' --format tsv --fields id",
-        ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).listVerb, { type, ...listOptions(flags(o)) }),
+  const define = verbsOf(records, ctx, verbs);
+
+  define(['list <type>', 'ls'], {
+    description: 'List records (streamed page by page)',
+    flags: listFlags,
+    help: `\nWithout --where the list endpoint is read (GET); with it, the query endpoint (POST).\nTable columns: id and a few properties (--select or --fields to choose).\n${FILTER_HELP}`,
+    examples: [
+      'ws records list contacts',
+      "ws records list deals --where 'amount>=1000' --where stage:in=won,lost --sort -amount --limit 200",
+      'ws records list contacts --all --format ndjson > contacts.ndjson',
+      "ws records list contacts --where 'email$=@example.com' --format tsv --fields id",
+    ],
+    run: 'listVerb',
+    options: ([type], f) => ({ type, ...listOptions(f) }),
+  });
+
+  define(['query <type>'], {
+    description: 'Query records through the query endpoint (POST), with a raw body if needed',
+    flags: (cmd) =>
+      listFlags(cmd).option(
+        '--body <json>',
+        'a query body (JSON, @FILE or -); the flags override its fields',
       ),
-  );
+    help: FILTER_HELP,
+    examples: [
+      "ws records query deals --where 'name~acme' --select name,amount,organization.name",
+      `ws records query contacts --body '{"query":{"select":["name"]},"id":["ID1","ID2"]}'`,
+    ],
+    run: 'queryVerb',
+    options: ([type], f) => ({ type, ...listOptions(f) }),
+  });
 
-  verb(records, ['query <type>'], (cmd) =>
-    listFlags(
-      cmd.description('Query records through the query endpoint (POST), with a raw body if needed'),
-    )
-      .option('--body <json>', 'a query body (JSON, @FILE or -); the flags override its fields')
-      .addHelpText('after', FILTER_HELP)
-      .addHelpText(
-        'after',
-        examples([
-          "ws records query deals --where 'name~acme' --select name,amount,organization.name",
-          `ws records query contacts --body '{"query":{"select":["name"]},"id":["ID1","ID2"]}'`,
-        ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).queryVerb, { type, ...listOptions(flags(o)) }),
+  define(['count <type>'], {
+    description: 'Count records (with --where: those that match)',
+    flags: filterFlags,
+    help: '\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.',
+    examples: ['ws records count contacts', 'ws records count deals --where stage=won'],
+    run: 'countVerb',
+    options: ([type], f) => {
+      const { select: _s, sort: _o, body: _b, ...rest } = readOptions(f);
+      return { type, ...rest };
+    },
+  });
+
+  define(['get <type> <id>'], {
+    description: 'Show a record and its etag (--json: the record plus "etag")',
+    flags: (cmd) => cmd.option('--select <slugs>', 'comma-separated property slugs to return'),
+    examples: [
+      'ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a',
+      'ws records get deal ID --json',
+      'ws records get deal ID --select name,amount,organization.name',
+      'etag=$(ws records get deal ID --fields etag)',
+    ],
+    run: 'getVerb',
+    options: ([type, id], f) => ({ type, id, select: f.string('--select') }),
+  });
+
+  define(['create <type>'], {
+    description: 'Create a record',
+    flags: setFlags,
+    help: VALUES_HELP,
+    examples: [
+      'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip',
+      `ws records create deal --data '{"name":"Big deal","amount":12000}'`,
+      'id=$(ws records create contact --set name=Ada --fields id)',
+    ],
+    run: 'createVerb',
+    options: ([type], f) => ({ type, ...valuesToWrite(f, 'create', [type]) }),
+  });
+
+  define(['update <type> <id>'], {
+    description: 'Change some values of a record',
+    flags: (cmd) =>
+      setFlags(cmd).option(
+        '--if-match <etag>',
+        'only if the record is still at this version (else exit 6)',
       ),
-  );
+    help: VALUES_HELP,
+    examples: [
+      'ws records update deal ID --set stage=won --set amount=12000',
+      'ws records update deal ID --set stage=won --if-match "$etag"',
+      'ws records update contact ID --set phone=null',
+    ],
+    run: 'updateVerb',
+    options: ([type, id], f) => ({
+      type,
+      id,
+      ...valuesToWrite(f, 'update', [type, id]),
+      ifMatch: f.string('--if-match'),
+    }),
+  });
 
-  verb(records, ['count <type>'], (cmd) =>
-    filterFlags(cmd.description('Count records (with --where: those that match)'))
-      .addHelpText(
-        'after',
-        '\nWithout a filter the count endpoint answers; with --where, --filter-json or --deleted,\na query of one record that asks for the total.',
-      )
-      .addHelpText(
-        'after',
-        examples(['ws records count contacts', 'ws records count deals --where stage=won']),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const { select: _s, sort: _o, body: _b, ...rest } = readOptions(flags(o));
-        return ctx.invoke(cmd, async () => (await verbs()).countVerb, { type, ...rest });
-      }),
-  );
-
-  verb(records, ['get <type> <id>'], (cmd) =>
-    cmd
-      .description('Show a record and its etag (--json: the record plus "etag")')
-      .option('--select <slugs>', 'comma-separated property slugs to return')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records get contact 7d0f3c2a-5b1e-4c8d-9a6f-2e4b8c1d0f3a',
-          'ws records get deal ID --json',
-          'ws records get deal ID --select name,amount,organization.name',
-          'etag=$(ws records get deal ID --fields etag)',
-        ]),
-      )
-      .action((type: string, id: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).getVerb, {
-          type,
-          id,
-          select: flags(o).string('--select'),
-        }),
+  define(['delete <type> [id]', 'rm'], {
+    description:
+      'Delete a record, or those a filter matches (soft: restore brings them back); asks first, --yes to skip',
+    flags: (cmd) =>
+      batchFlags(
+        whereFlags(cmd, 'status=churned')
+          .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
+          .option('--list-id <id>', 'scope properties to a list')
+          .option('--dry-run', 'show what would be deleted (the count and a few); delete nothing'),
       ),
-  );
-
-  verb(records, ['create <type>'], (cmd) =>
-    setFlags(cmd.description('Create a record'))
-      .addHelpText('after', VALUES_HELP)
-      .addHelpText(
-        'after',
-        examples([
-          'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com --set tags=vip',
-          `ws records create deal --data '{"name":"Big deal","amount":12000}'`,
-          'id=$(ws records create contact --set name=Ada --fields id)',
-        ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-          type,
-          ...valuesToWrite(flags(o), 'create', [type]),
-        }),
-      ),
-  );
-
-  verb(records, ['update <type> <id>'], (cmd) =>
-    setFlags(cmd.description('Change some values of a record'))
-      .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
-      .addHelpText('after', VALUES_HELP)
-      .addHelpText(
-        'after',
-        examples([
-          'ws records update deal ID --set stage=won --set amount=12000',
-          'ws records update deal ID --set stage=won --if-match "$etag"',
-          'ws records update contact ID --set phone=null',
-        ]),
-      )
-      .action((type: string, id: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
-          type,
-          id,
-          ...valuesToWrite(f, 'update', [type, id]),
-          ifMatch: f.string('--if-match'),
-        });
-      }),
-  );
-
-  verb(records, ['delete <type> [id]', 'rm'], (cmd) =>
-    batchFlags(
-      whereFlags(
-        cmd.description(
-          'Delete a record, or those a filter matches (soft: restore brings them back); asks first, --yes to skip',
-        ),
-        'status=churned',
-      )
-        .option('--if-match <etag>', 'only if the record is still at this version (else exit 6)')
-        .option('--list-id <id>', 'scope properties to a list')
-        .option('--dry-run', 'show what would be deleted (the count and a few); delete nothing'),
-    )
-      .addHelpText(
-        'after',
-        `\nWith --where (or --filter-json) instead of an id: the count and the first few records that
+    help: `\nWith --where (or --filter-json) instead of an id: the count and the first few records that
 match are shown, then confirmed (a prompt at a terminal, --yes otherwise); they are deleted
 100 per request as batch-delete does.\n${FILTER_HELP}`,
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws records delete contact ID',
-          'ws records delete contact ID --yes --json',
-          "ws records delete contacts --where status=churned --where 'score<10'",
-          'ws records delete deals --where stage=lost --dry-run',
-          'ws records delete deals --where stage=lost --yes --report deleted.ndjson',
-        ]),
-      )
-      .action((type: string, id: string | undefined, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).deleteVerb, {
-          type,
-          id,
-          ifMatch: f.string('--if-match'),
-          ...whereOptions(f),
-          listId: f.string('--list-id'),
-          dryRun: f.boolean('--dry-run'),
-          ...batchOptions(f),
-        });
-      }),
-  );
+    examples: [
+      'ws records delete contact ID',
+      'ws records delete contact ID --yes --json',
+      "ws records delete contacts --where status=churned --where 'score<10'",
+      'ws records delete deals --where stage=lost --dry-run',
+      'ws records delete deals --where stage=lost --yes --report deleted.ndjson',
+    ],
+    run: 'deleteVerb',
+    options: ([type, id], f) => ({
+      type,
+      id: id as string | undefined, // an optional operand: undefined when not given
+      ifMatch: f.string('--if-match'),
+      ...whereOptions(f),
+      listId: f.string('--list-id'),
+      dryRun: f.boolean('--dry-run'),
+      ...batchOptions(f),
+    }),
+  });
 
-  verb(records, ['restore <type> <id>'], (cmd) =>
-    cmd
-      .description('Restore a deleted record')
-      .addHelpText('after', examples(['ws records restore contact ID']))
-      .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).restoreVerb, { type, id }),
-      ),
-  );
+  define(['restore <type> <id>'], {
+    description: 'Restore a deleted record',
+    examples: ['ws records restore contact ID'],
+    run: 'restoreVerb',
+    options: ([type, id]) => ({ type, id }),
+  });
 
-  verb(records, ['duplicate <type> <id>'], (cmd) =>
-    cmd
-      .description('Copy a record into a new one')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records duplicate deal ID',
-          'copy=$(ws records duplicate deal ID --fields id)',
-        ]),
-      )
-      .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).duplicateVerb, { type, id }),
-      ),
-  );
+  define(['duplicate <type> <id>'], {
+    description: 'Copy a record into a new one',
+    examples: ['ws records duplicate deal ID', 'copy=$(ws records duplicate deal ID --fields id)'],
+    run: 'duplicateVerb',
+    options: ([type, id]) => ({ type, id }),
+  });
 
-  verb(records, ['find <type> <slug> <value>'], (cmd) =>
-    cmd
-      .description('The one record whose property equals a value (none: exit 4; several: exit 6)')
-      .option('--list-id <id>', 'scope properties to a list')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records find contacts email ada@example.com',
-          'ws records find deals stage Won --json',
-        ]),
-      )
-      .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).findVerb, {
-          type,
-          slug,
-          value,
-          listId: flags(o).string('--list-id'),
-        }),
-      ),
-  );
+  define(['find <type> <slug> <value>'], {
+    description: 'The one record whose property equals a value (none: exit 4; several: exit 6)',
+    flags: (cmd) => cmd.option('--list-id <id>', 'scope properties to a list'),
+    examples: [
+      'ws records find contacts email ada@example.com',
+      'ws records find deals stage Won --json',
+    ],
+    run: 'findVerb',
+    options: ([type, slug, value], f) => ({ type, slug, value, listId: f.string('--list-id') }),
+  });
 
-  verb(records, ['upsert <type> <slug> <value>'], (cmd) =>
-    setFlags(
-      cmd.description(
-        'Update the one record whose property equals a value, or create it (several: exit 6)',
-      ),
-    )
-      .addHelpText('after', VALUES_HELP)
-      .addHelpText(
-        'after',
-        examples(['ws records upsert contacts email ada@example.com --set name="Ada Lovelace"']),
-      )
-      .action((type: string, slug: string, value: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).upsertVerb, {
-          type,
-          slug,
-          value,
-          ...setOptions(flags(o)),
-        }),
-      ),
-  );
+  define(['upsert <type> <slug> <value>'], {
+    description:
+      'Update the one record whose property equals a value, or create it (several: exit 6)',
+    flags: setFlags,
+    help: VALUES_HELP,
+    examples: ['ws records upsert contacts email ada@example.com --set name="Ada Lovelace"'],
+    run: 'upsertVerb',
+    options: ([type, slug, value], f) => ({ type, slug, value, ...setOptions(f) }),
+  });
 
-  verb(records, ['batch-update <type>'], (cmd) =>
-    batchFlags(cmd.description('Change many records from a file: 100 per request, several at once'))
-      .option(
-        '-f, --file <file>',
-        'CSV (id column, then slugs), NDJSON or a JSON array; - for stdin',
-      )
-      .addOption(
-        new Option(
-          '--input-format <format>',
-          'the format of --file (default: by extension, then content)',
-        ).choices(INPUT_FORMATS),
-      )
-      .addHelpText(
-        'after',
-        `\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
+  define(['batch-update <type>'], {
+    description: 'Change many records from a file: 100 per request, several at once',
+    flags: (cmd) =>
+      batchFlags(cmd)
+        .option(
+          '-f, --file <file>',
+          'CSV (id column, then slugs), NDJSON or a JSON array; - for stdin',
+        )
+        .addOption(
+          new Option(
+            '--input-format <format>',
+            'the format of --file (default: by extension, then content)',
+          ).choices(INPUT_FORMATS),
+        )
+        .option('--dry-run', 'read the records and show what would change; send nothing'),
+    help: `\nCSV cells are typed like --set values (lists separated by ";"); an empty cell leaves\nthe value as it is, null clears it. JSON items: {"id": …, "slug": value} (or "default"/"properties" maps).
 Failed items are listed on stderr; exit 5 when any failed.`,
-      )
-      .option('--dry-run', 'read the records and show what would change; send nothing')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records batch-update contacts -f changes.csv --dry-run',
-          'ws records batch-update contacts -f changes.csv --report results.ndjson',
-          'ws records list contacts --format ndjson > all.ndjson   # edit, then:',
-          'ws records batch-update contacts -f all.ndjson --concurrency 8',
-        ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).batchUpdateVerb, {
-          type,
-          file: f.string('--file'),
-          inputFormat: f.choice('--input-format', INPUT_FORMATS),
-          dryRun: f.boolean('--dry-run'),
-          ...batchOptions(f),
-        });
-      }),
-  );
+    examples: [
+      'ws records batch-update contacts -f changes.csv --dry-run',
+      'ws records batch-update contacts -f changes.csv --report results.ndjson',
+      'ws records list contacts --format ndjson > all.ndjson   # edit, then:',
+      'ws records batch-update contacts -f all.ndjson --concurrency 8',
+    ],
+    run: 'batchUpdateVerb',
+    options: ([type], f) => ({
+      type,
+      file: f.string('--file'),
+      inputFormat: f.choice('--input-format', INPUT_FORMATS),
+      dryRun: f.boolean('--dry-run'),
+      ...batchOptions(f),
+    }),
+  });
 
-  verb(records, ['batch-delete <type> [ids...]'], (cmd) =>
-    batchFlags(
-      cmd.description(
-        'Delete many records: 100 per request, several at once; asks first, --yes to skip',
-      ),
-    )
-      .option('-f, --file <file>', 'one id a line (the first tab-separated field); - for stdin')
-      .option('--dry-run', 'read the records and show which would be deleted; send nothing')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records batch-delete contacts ID1 ID2 --yes',
-          'ws records batch-delete contacts -f ids.txt --dry-run',
-          'ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts -f - --yes',
-        ]),
-      )
-      .action((type: string, ids: string[], o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).batchDeleteVerb, {
-          type,
-          ids,
-          file: f.string('--file'),
-          dryRun: f.boolean('--dry-run'),
-          ...batchOptions(f),
-        });
-      }),
-  );
+  define(['batch-delete <type> [ids...]'], {
+    description: 'Delete many records: 100 per request, several at once; asks first, --yes to skip',
+    flags: (cmd) =>
+      batchFlags(cmd)
+        .option('-f, --file <file>', 'one id a line (the first tab-separated field); - for stdin')
+        .option('--dry-run', 'read the records and show which would be deleted; send nothing'),
+    examples: [
+      'ws records batch-delete contacts ID1 ID2 --yes',
+      'ws records batch-delete contacts -f ids.txt --dry-run',
+      'ws records list contacts --where status=churned --all --format tsv --fields id \\\n      | ws records batch-delete contacts -f - --yes',
+    ],
+    run: 'batchDeleteVerb',
+    options: ([type, ...ids], f) => ({
+      type,
+      ids,
+      file: f.string('--file'),
+      dryRun: f.boolean('--dry-run'),
+      ...batchOptions(f),
+    }),
+  });
 
-  verb(records, ['export <type>'], (cmd) =>
-    readFlags(
-      cmd.description('Write every record to a file ws import reads back (csv, ndjson or json)'),
-    )
-      .option(
-        '-o, --output <file>',
-        'write to FILE (replaced only once complete) instead of stdout',
-      )
-      .option('--raw', 'do not neutralise cells a spreadsheet would run as a formula')
-      .addHelpText(
-        'after',
-        `\nThe format is --format csv|ndjson|json, else the --output extension, else csv.
+  define(['export <type>'], {
+    description: 'Write every record to a file ws import reads back (csv, ndjson or json)',
+    flags: (cmd) =>
+      readFlags(cmd)
+        .option(
+          '-o, --output <file>',
+          'write to FILE (replaced only once complete) instead of stdout',
+        )
+        .option('--raw', 'do not neutralise cells a spreadsheet would run as a formula'),
+    help: `\nThe format is --format csv|ndjson|json, else the --output extension, else csv.
 CSV: id, then property slugs; select values as slugs; lists joined with ";"; references as ids.
 Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --raw.\n${FILTER_HELP}`,
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws records export deals --where stage=won -o won.csv',
-          'ws records export contacts --format ndjson > contacts.ndjson',
-          'ws records export contacts --select name,email -o contacts.csv',
-        ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).exportVerb, {
-          type,
-          ...readOptions(f),
-          output: f.string('--output'),
-          raw: f.boolean('--raw'),
-        });
-      }),
-  );
+    examples: [
+      'ws records export deals --where stage=won -o won.csv',
+      'ws records export contacts --format ndjson > contacts.ndjson',
+      'ws records export contacts --select name,email -o contacts.csv',
+    ],
+    run: 'exportVerb',
+    options: ([type], f) => ({
+      type,
+      ...readOptions(f),
+      output: f.string('--output'),
+      raw: f.boolean('--raw'),
+    }),
+  });
 
-  verb(records, ['edit <type> <id>'], (cmd) =>
-    cmd
-      .description("Edit a record's values as YAML in $VISUAL or $EDITOR; sends what changed")
-      .option('--from <file>', 'start from this file (kept by an edit that met a conflict)')
-      .addHelpText(
-        'after',
-        '\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.',
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws records edit contact ID',
-          'EDITOR=nano ws records edit deal ID',
-          'ws records edit contact ID --from /tmp/ws-edit-contact-ID.yaml',
-        ]),
-      )
-      .action((type: string, id: string, o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).editVerb, {
-          type,
-          id,
-          from: flags(o).string('--from'),
-        }),
-      ),
-  );
+  define(['edit <type> <id>'], {
+    description: "Edit a record's values as YAML in $VISUAL or $EDITOR; sends what changed",
+    flags: (cmd) =>
+      cmd.option('--from <file>', 'start from this file (kept by an edit that met a conflict)'),
+    help: '\nChanges go with If-Match: if the record changed meanwhile, nothing is sent, your\nchanges are kept in a file on top of the current values, and the command to go on is printed.',
+    examples: [
+      'ws records edit contact ID',
+      'EDITOR=nano ws records edit deal ID',
+      'ws records edit contact ID --from /tmp/ws-edit-contact-ID.yaml',
+    ],
+    run: 'editVerb',
+    options: ([type, id], f) => ({ type, id, from: f.string('--from') }),
+  });
 
   verb(records, ['grant'], (cmd) => {
     const grant = cmd
@@ -491,59 +393,59 @@ Cells starting with = + - @ (not numbers), a tab or CR get a leading ' unless --
         'after',
         examples(['ws records grant get deal ID', 'ws records grant set deal ID --team ID=r']),
       );
-    grant
-      .command('get <type> <id>')
-      .description('Show the grant of a record or a message')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records grant get deal ID',
-          'ws records grant get action ID --json',
-          'ws records grant get message ID',
-        ]),
-      )
-      .action((type: string, id: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
-          action: 'get' as const,
-          type,
-          id,
-        }),
-      );
-    grant
-      .command('set <type> <id>')
-      .description('Replace the grant of a record or a message')
-      .option(
-        '--user <id=letter>',
-        'a user and its permission letter a, r or w (repeatable)',
-        collect,
-        [],
-      )
-      .option('--team <id=letter>', 'a team and its permission letter (repeatable)', collect, [])
-      .option('--group <id=letter>', 'a group and its permission letter (repeatable)', collect, [])
-      .addOption(new Option('--share-level <level>', 'metadata or full'))
-      .option('--data <json>', 'the grant body: JSON, @FILE or -')
-      .addHelpText('after', '\nThe whole grant is replaced.')
-      .addHelpText(
-        'after',
-        examples([
-          'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
-          'ws records grant set action ID --data @grant.json',
-          'ws records grant set message ID --group 9e2f…=r --share-level metadata',
-        ]),
-      )
-      .action((type: string, id: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).grantVerb, {
-          action: 'set' as const,
-          type,
-          id,
-          user: f.list('--user'),
-          team: f.list('--team'),
-          group: f.list('--group'),
-          shareLevel: f.string('--share-level'),
-          data: f.string('--data'),
-        });
-      });
+    const defineGrant = verbsOf(grant, ctx, verbs);
+    defineGrant(['get <type> <id>'], {
+      description: 'Show the grant of a record or a message',
+      examples: [
+        'ws records grant get deal ID',
+        'ws records grant get action ID --json',
+        'ws records grant get message ID',
+      ],
+      run: 'grantVerb',
+      options: ([type, id]) => ({ action: 'get' as const, type, id }),
+    });
+    defineGrant(['set <type> <id>'], {
+      description: 'Replace the grant of a record or a message',
+      flags: (cmd) =>
+        cmd
+          .option(
+            '--user <id=letter>',
+            'a user and its permission letter a, r or w (repeatable)',
+            collect,
+            [],
+          )
+          .option(
+            '--team <id=letter>',
+            'a team and its permission letter (repeatable)',
+            collect,
+            [],
+          )
+          .option(
+            '--group <id=letter>',
+            'a group and its permission letter (repeatable)',
+            collect,
+            [],
+          )
+          .addOption(new Option('--share-level <level>', 'metadata or full'))
+          .option('--data <json>', 'the grant body: JSON, @FILE or -'),
+      help: '\nThe whole grant is replaced.',
+      examples: [
+        'ws records grant set deal ID --user 0c1d…=w --team 9e2f…=r --share-level full',
+        'ws records grant set action ID --data @grant.json',
+        'ws records grant set message ID --group 9e2f…=r --share-level metadata',
+      ],
+      run: 'grantVerb',
+      options: ([type, id], f) => ({
+        action: 'set' as const,
+        type,
+        id,
+        user: f.list('--user'),
+        team: f.list('--team'),
+        group: f.list('--group'),
+        shareLevel: f.string('--share-level'),
+        data: f.string('--data'),
+      }),
+    });
 
     describeArguments(grant, undefined, {
       type: 'deal, action, document, event, engagement, identity or message (singular or plural)',
