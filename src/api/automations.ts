@@ -110,7 +110,7 @@ export interface RunPage {
   next_after: number;
 }
 
-export const RUN_STATUSES = ['waiting', 'completed', 'failed', 'cancelled'] as const;
+export const RUN_STATUSES = ['running', 'waiting', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** The largest page of the runs endpoint. */

@@ -1,26 +1,20 @@
 // `ws alias set|list|delete`: names for ws command lines, kept with the profiles and
 // expanded before parsing (src/aliases.ts).
 import { type Command, type CommandContext, settleVerbs } from '../../command.ts';
-import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
 export function register(program: Command, ctx: CommandContext): void {
-  const alias = program
-    .command('alias')
-    .description('Names for ws command lines: `ws NAME …` runs what NAME stands for')
-    .addHelpText(
-      'after',
-      examples([
-        "ws alias set won 'records list deals --where stage=won --sort -amount'",
-        'ws won --limit 5',
-        'ws alias list',
-      ]),
-    );
-
-  const define = verbsOf(alias, ctx, verbs);
+  const { noun: alias, define } = nounOf(program, ctx, verbs, ['alias'], {
+    description: 'Names for ws command lines: `ws NAME …` runs what NAME stands for',
+    examples: [
+      "ws alias set won 'records list deals --where stage=won --sort -amount'",
+      'ws won --limit 5',
+      'ws alias list',
+    ],
+  });
 
   define(['set <name> <expansion...>'], {
     description: 'Make NAME stand for a ws command line (without the leading ws)',
@@ -42,7 +36,6 @@ added at the end. NAME cannot be a ws command: a command always wins.`,
     description: 'List the aliases and what each stands for',
     examples: ['ws alias list', 'ws alias list --json'],
     run: 'listVerb',
-    options: () => ({}),
   });
 
   define(['delete <name>', 'rm'], {

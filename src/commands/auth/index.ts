@@ -1,16 +1,14 @@
 // `ws auth status` and `ws whoami`.
 import { type Command, type CommandContext, settleVerbs } from '../../command.ts';
-import { examples } from '../../help.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf, verbsOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
 export function register(program: Command, ctx: CommandContext): void {
-  const auth = program
-    .command('auth')
-    .description('Check authentication')
-    .addHelpText('after', examples(['ws auth status']));
-  const define = verbsOf(auth, ctx, verbs);
+  const { noun: auth, define } = nounOf(program, ctx, verbs, ['auth'], {
+    description: 'Check authentication',
+    examples: ['ws auth status'],
+  });
   define(['status'], {
     description:
       'Check the API key with one request and show the profile, base URL, team id and key in use',
@@ -20,7 +18,6 @@ export function register(program: Command, ctx: CommandContext): void {
       'WS_API_KEY=… ws auth status',
     ],
     run: 'statusVerb',
-    options: () => ({}),
   });
   settleVerbs(auth);
   const defineCommand = verbsOf(program, ctx, verbs);
@@ -28,6 +25,5 @@ export function register(program: Command, ctx: CommandContext): void {
     description: 'Same as `ws auth status`',
     examples: ['ws whoami', 'ws whoami --json'],
     run: 'statusVerb',
-    options: () => ({}),
   });
 }

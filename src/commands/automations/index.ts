@@ -1,12 +1,12 @@
 // `ws automations …`: the flags of each verb, read into its options.
 
-import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
-import { examples } from '../../help.ts';
+import { RUN_STATUSES } from '../../api/automations.ts';
+import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { describeArguments } from '../common/args.ts';
-import { collect, flags, type OptionValues } from '../common/flags.ts';
+import { collect } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
 import { applyOptions, diffOptions, planFlags } from '../common/plan-flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 import { draftFlags, draftOptions } from './draft-flags.ts';
 import { TYPES_HELP } from './shared.ts';
 
@@ -36,27 +36,18 @@ What it does, in the order given:
   --agent ID  --action-file FILE (email and linkedin steps, as \`export\` writes them)`;
 
 export function register(program: Command, ctx: CommandContext): void {
-  const automations = program
-    .command('automations')
-    .alias('automation')
-    .description(
+  const { noun: automations, define } = nounOf(program, ctx, verbs, ['automations', 'automation'], {
+    description:
       'Triggered automations: what fires them, what they do; automations as code (export, diff, apply)',
-    )
-    .addHelpText(
-      'after',
-      `
-${TYPES_HELP}
-` +
-        examples([
-          'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
-          'ws automations get deal "Deal won"',
-          'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
-          'ws automations export > automations.yaml',
-          'ws automations apply -f automations.yaml --prune --yes',
-        ]),
-    );
-
-  const define = verbsOf(automations, ctx, verbs);
+    help: `\n${TYPES_HELP}`,
+    examples: [
+      'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
+      'ws automations get deal "Deal won"',
+      'ws automations test deal "Deal won" --record 6f1c… --set stage=won',
+      'ws automations export > automations.yaml',
+      'ws automations apply -f automations.yaml --prune --yes',
+    ],
+  });
 
   define(['list <type>', 'ls'], {
     description: 'List the automations of an object type',
@@ -93,73 +84,60 @@ ${TYPES_HELP}
   });
 
   // create and update read the action flags in the order given, from the option values
-  // themselves (draftOptions), so their actions stay written out.
-  verb(automations, ['create <type>'], (cmd) =>
-    draftFlags(
-      cmd
-        .description(
-          'Create an automation from flags (or --file, one automation as a file holds it)',
-        )
-        .option(
+  // themselves (draftOptions).
+  define(['create <type>'], {
+    description: 'Create an automation from flags (or --file, one automation as a file holds it)',
+    flags: (cmd) =>
+      draftFlags(
+        cmd.option(
           '--file <file>',
           'the automation as YAML or JSON, as `export` writes one (- for stdin)',
         ),
-      'create',
-    )
-      .addHelpText(
-        'after',
-        `\n${TYPES_HELP}\n${LANGUAGE_HELP}
-` +
-          examples([
-            'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
-            "ws automations create deal --name \"Crossed 10k\" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'",
-            'ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…',
-          ]),
-      )
-      .action((type: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-          type,
-          file: f.string('--file'),
-          ...draftOptions(f, 'create', o),
-        });
-      }),
-  );
+        'create',
+      ),
+    help: `\n${TYPES_HELP}\n${LANGUAGE_HELP}`,
+    examples: [
+      'ws automations create deal --name "Deal won" --on-change stage:to=won --webhook "Deal alerts" --wait 1d',
+      "ws automations create deal --name \"Crossed 10k\" --on-change 'amount:from<10000' --on-change 'amount:to>=10000'",
+      'ws automations create contact --name "New lead" --on-create --where lead_source=web --agent 3b…',
+    ],
+    run: 'createVerb',
+    options: ([type], f, cmd) => ({
+      type,
+      file: f.string('--file'),
+      ...draftOptions(f, 'create', cmd.opts()),
+    }),
+  });
 
-  verb(automations, ['update <type> <automation>'], (cmd) =>
-    draftFlags(
-      cmd
-        .description('Change an automation: read it, change what the flags say, write it whole')
-        .option('--clear-where', 'remove every --where condition')
-        .option('--no-list', 'for records of any list')
-        .option(
-          '--file <file>',
-          'what to change, as YAML or JSON in the form `export` writes (- for stdin)',
-        ),
-      'update',
-    )
-      .addHelpText(
-        'after',
-        `${AUTOMATION_HELP}
+  define(['update <type> <automation>'], {
+    description: 'Change an automation: read it, change what the flags say, write it whole',
+    flags: (cmd) =>
+      draftFlags(
+        cmd
+          .option('--clear-where', 'remove every --where condition')
+          .option('--no-list', 'for records of any list')
+          .option(
+            '--file <file>',
+            'what to change, as YAML or JSON in the form `export` writes (- for stdin)',
+          ),
+        'update',
+      ),
+    help: `${AUTOMATION_HELP}
 --on-change replaces the changes it fires on; --where replaces its conditions on the
 record; any action flag replaces all its actions. What no flag names is kept.
-${LANGUAGE_HELP}
-` +
-          examples([
-            'ws automations update deal "Deal won" --where \'amount>=5000\'',
-            'ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h',
-          ]),
-      )
-      .action((type: string, automation: string, o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).updateVerb, {
-          type,
-          automation,
-          file: f.string('--file'),
-          ...draftOptions(f, 'update', o),
-        });
-      }),
-  );
+${LANGUAGE_HELP}`,
+    examples: [
+      'ws automations update deal "Deal won" --where \'amount>=5000\'',
+      'ws automations update deal "Deal won" --webhook "Deal alerts" --wait 2h',
+    ],
+    run: 'updateVerb',
+    options: ([type, automation], f, cmd) => ({
+      type,
+      automation,
+      file: f.string('--file'),
+      ...draftOptions(f, 'update', cmd.opts()),
+    }),
+  });
 
   define(['delete <type> <automation>', 'rm'], {
     description: 'Delete an automation (asks first; --yes to skip)',
@@ -185,62 +163,36 @@ ${LANGUAGE_HELP}
     });
   }
 
-  // runs stays written out: the API client's run statuses (src/api/automations.ts) lack
-  // 'running', which --status offers and the sandbox accepts.
-  verb(automations, ['runs [type] [automation]'], (cmd) =>
-    pageFlags(
-      cmd
-        .description("The runs of automations: a ws sandbox's record of what fired, and each step")
-        .option('--record <id>', 'only the runs of this record')
-        .addOption(
-          new Option('--status <status>', 'only runs in this state').choices([
-            'running',
-            'waiting',
-            'completed',
-            'failed',
-            'cancelled',
-          ]),
-        )
-        .option('--steps', 'one row per step instead of per run'),
-      { one: 'run', many: 'runs' },
-      50,
-    )
-      .addHelpText(
-        'after',
-        `${AUTOMATION_HELP}
-Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
-service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.
-` +
-          examples([
-            'ws automations runs deal "Deal won"',
-            'ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps',
-          ]),
-      )
-      .action(
-        (
-          type: string | undefined,
-          automation: string | undefined,
-          o: OptionValues,
-          cmd: Command,
-        ) => {
-          const f = flags(o);
-          return ctx.invoke(cmd, async () => (await verbs()).runsVerb, {
-            type,
-            automation,
-            record: f.string('--record'),
-            status: f.choice('--status', [
-              'running',
-              'waiting',
-              'completed',
-              'failed',
-              'cancelled',
-            ] as const),
-            steps: f.boolean('--steps'),
-            ...pageOptions(f),
-          });
-        },
+  define(['runs [type] [automation]'], {
+    description: "The runs of automations: a ws sandbox's record of what fired, and each step",
+    flags: (cmd) =>
+      pageFlags(
+        cmd
+          .option('--record <id>', 'only the runs of this record')
+          .addOption(
+            new Option('--status <status>', 'only runs in this state').choices(RUN_STATUSES),
+          )
+          .option('--steps', 'one row per step instead of per run'),
+        { one: 'run', many: 'runs' },
+        50,
       ),
-  );
+    help: `${AUTOMATION_HELP}
+Runs are kept by \`ws sandbox\` (newest last). The API has no runs: against another
+service this explains so (exit 1); \`ws automations test\` answers "would it fire" there.`,
+    examples: [
+      'ws automations runs deal "Deal won"',
+      'ws automations runs --record 7cc28d35-f106-497e-adb6-2d9bc5230103 --steps',
+    ],
+    run: 'runsVerb',
+    options: ([type, automation]: (string | undefined)[], f) => ({
+      type,
+      automation,
+      record: f.string('--record'),
+      status: f.choice('--status', RUN_STATUSES),
+      steps: f.boolean('--steps'),
+      ...pageOptions(f),
+    }),
+  });
 
   define(['test <type> <automation>'], {
     description:

@@ -2,7 +2,6 @@
 // --all come from ../common/list-flags.ts, shared with the other nouns that list.
 import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import { examples } from '../../help.ts';
 import type { Flags } from '../common/flags.ts';
 import {
   pageFlags,
@@ -11,7 +10,7 @@ import {
   sinceFlag,
   sinceOption,
 } from '../common/list-flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 import { DELIVERY_STATUSES, DELIVERY_TYPES, type DeliveryFilters } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -74,20 +73,14 @@ same forms. Statuses: success, failed (the latest attempt's); a delivery is list
 first attempt has ended.`;
 
 export function register(program: Command, ctx: CommandContext): void {
-  const deliveries = program
-    .command('deliveries')
-    .alias('delivery')
-    .description('The delivery log of webhooks: list, inspect, follow and replay deliveries')
-    .addHelpText(
-      'after',
-      examples([
-        'ws deliveries list --webhook orders --status failed --since 1h',
-        'ws deliveries tail --webhook orders',
-        'ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec',
-      ]),
-    );
-
-  const define = verbsOf(deliveries, ctx, verbs);
+  const { noun: deliveries, define } = nounOf(program, ctx, verbs, ['deliveries', 'delivery'], {
+    description: 'The delivery log of webhooks: list, inspect, follow and replay deliveries',
+    examples: [
+      'ws deliveries list --webhook orders --status failed --since 1h',
+      'ws deliveries tail --webhook orders',
+      'ws deliveries replay --status failed --since 1h --to http://localhost:3000/hooks --secret-file .whsec',
+    ],
+  });
 
   define(['list', 'ls'], {
     description: 'List deliveries, newest first (the whole team without --webhook)',

@@ -1,10 +1,9 @@
 // `ws lists …`: lists of records made from a template (their stage property and views come
 // with them). Each verb's flags, read into its options.
-import { type Command, type CommandContext, Option, settleVerbs, verb } from '../../command.ts';
-import { examples } from '../../help.ts';
+import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { describeArguments } from '../common/args.ts';
-import { flags, type OptionValues } from '../common/flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { flags } from '../common/flags.ts';
+import { nounOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -18,56 +17,45 @@ A list gets its stage property (alias app_stage) and two views: a board by stage
 Records join a list with --data '{…}' list values, or ws import --list-id.`;
 
 export function register(program: Command, ctx: CommandContext): void {
-  const lists = program
-    .command('lists')
-    .alias('list')
-    .description('Lists of records made from a template: create, list, get')
-    .addHelpText(
-      'after',
-      examples([
-        'ws lists create --template sales_deals --name "Q3 pipeline"',
-        'ws lists list',
-        'ws lists get "Q3 pipeline"',
-      ]),
-    );
+  const { noun: lists, define } = nounOf(program, ctx, verbs, ['lists', 'list'], {
+    description: 'Lists of records made from a template: create, list, get',
+    examples: [
+      'ws lists create --template sales_deals --name "Q3 pipeline"',
+      'ws lists list',
+      'ws lists get "Q3 pipeline"',
+    ],
+  });
 
-  verb(lists, ['create'], (cmd) =>
-    cmd
-      .description('Create a list from a template, with its stage property and views')
-      .addOption(
-        new Option('--template <template>', 'the template (asked on a terminal when missing)'),
-      )
-      .option('--name <name>', "the list's name (default: the template's)")
-      .option('--object-type <type>', 'the object type of its records (custom lists only)')
-      .addHelpText('after', TEMPLATES_HELP)
-      .addHelpText(
-        'after',
-        examples([
-          'ws lists create --template sales_deals --name "Q3 pipeline"',
-          'ws lists create --template custom --object-type contact --name "Beta testers" --json',
-        ]),
-      )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        return ctx.invoke(cmd, async () => (await verbs()).createVerb, {
-          // ws's global --template (a Liquid template for the output) takes the flag
-          // wherever it is written; here it is the list's template (main.ts drops the global
-          // meaning for a verb that has a --template of its own).
-          template: f.string('--template') ?? flags(cmd.optsWithGlobals()).string('--template'),
-          name: f.string('--name'),
-          objectType: f.string('--object-type'),
-        });
-      }),
-  );
-
-  const define = verbsOf(lists, ctx, verbs);
+  define(['create'], {
+    description: 'Create a list from a template, with its stage property and views',
+    flags: (cmd) =>
+      cmd
+        .addOption(
+          new Option('--template <template>', 'the template (asked on a terminal when missing)'),
+        )
+        .option('--name <name>', "the list's name (default: the template's)")
+        .option('--object-type <type>', 'the object type of its records (custom lists only)'),
+    help: TEMPLATES_HELP,
+    examples: [
+      'ws lists create --template sales_deals --name "Q3 pipeline"',
+      'ws lists create --template custom --object-type contact --name "Beta testers" --json',
+    ],
+    run: 'createVerb',
+    options: (_, f, cmd) => ({
+      // ws's global --template (a Liquid template for the output) takes the flag wherever it
+      // is written; here it is the list's template (main.ts drops the global meaning for a
+      // verb that has a --template of its own).
+      template: f.string('--template') ?? flags(cmd.optsWithGlobals()).string('--template'),
+      name: f.string('--name'),
+      objectType: f.string('--object-type'),
+    }),
+  });
 
   define(['list', 'ls'], {
     description: 'List the lists (every page)',
     help: '\nColumns: id, name, template_id, object_type, created_at; --fields adds stage_property_id, updated_at.',
     examples: ['ws lists list', 'ws lists list --fields id,name --json'],
     run: 'listVerb',
-    options: () => ({}),
   });
 
   define(['get <list>'], {

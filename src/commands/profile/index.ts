@@ -1,18 +1,15 @@
 // `ws profile …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, settleVerbs } from '../../command.ts';
-import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
 export function register(program: Command, ctx: CommandContext): void {
-  const profile = program
-    .command('profile')
-    .description('Manage profiles: base URL, team id and API key of a workspace')
-    .addHelpText('after', examples(['ws profile list', 'ws profile use prod']));
-
-  const define = verbsOf(profile, ctx, verbs);
+  const { noun: profile, define } = nounOf(program, ctx, verbs, ['profile'], {
+    description: 'Manage profiles: base URL, team id and API key of a workspace',
+    examples: ['ws profile list', 'ws profile use prod'],
+  });
 
   define(['add <name>'], {
     description:
@@ -48,7 +45,6 @@ export function register(program: Command, ctx: CommandContext): void {
     description: 'List profiles (keys shown as their last four characters)',
     examples: ['ws profile list', 'ws profile list --json'],
     run: 'listVerb',
-    options: () => ({}),
   });
 
   define(['use <name>'], {

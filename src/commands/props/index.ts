@@ -5,7 +5,7 @@ import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags } from '../common/flags.ts';
 import { applyOptions, diffOptions, planFlags } from '../common/plan-flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf, verbsOf } from '../common/verb-spec.ts';
 import type { OptionFields } from './shared.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -49,27 +49,19 @@ function optionFields(f: Flags): OptionFields {
 }
 
 export function register(program: Command, ctx: CommandContext): void {
-  const props = program
-    .command('props')
-    .alias('properties')
-    .description(
+  const { noun: props, define } = nounOf(program, ctx, verbs, ['props', 'properties'], {
+    description:
       'Property definitions and their select options; the schema as code (export, diff, apply)',
-    )
-    .addHelpText(
-      'after',
-      `
-Object types are singular or plural (contact, contacts); a property is its slug or its id.
-
-Examples:
-  $ ws props list contacts --options
-  $ ws props create contact --name "Lead source" --type select_str --option Web --option Referral
-  $ ws props options add contact lead_source Partner --color-scheme teal
-  $ ws props export --output schema.yaml
-  $ ws props diff -f schema.yaml
-  $ ws props apply -f schema.yaml --prune --yes`,
-    );
-
-  const define = verbsOf(props, ctx, verbs);
+    help: '\nObject types are singular or plural (contact, contacts); a property is its slug or its id.',
+    examples: [
+      'ws props list contacts --options',
+      'ws props create contact --name "Lead source" --type select_str --option Web --option Referral',
+      'ws props options add contact lead_source Partner --color-scheme teal',
+      'ws props export --output schema.yaml',
+      'ws props diff -f schema.yaml',
+      'ws props apply -f schema.yaml --prune --yes',
+    ],
+  });
 
   define(['list [type]', 'ls'], {
     description:

@@ -9,7 +9,7 @@ import { shellWord } from '../../util/shell.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags } from '../common/flags.ts';
 import { pageFlags, pageOptions, whereFlags, whereOptions } from '../common/list-flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf, verbsOf } from '../common/verb-spec.ts';
 import { MAX_CONCURRENCY } from './limits.ts';
 import type { ReadFlags } from './read.ts';
 import { registerWatch } from './watch-verb.ts';
@@ -118,20 +118,14 @@ function batchOptions(f: Flags) {
 }
 
 export function register(program: Command, ctx: CommandContext): void {
-  const records = program
-    .command('records')
-    .alias('record')
-    .description('Records of an object type: list, read, create, change, delete, export')
-    .addHelpText(
-      'after',
-      examples([
-        'ws records list contacts --limit 5',
-        'ws records get contact ID',
-        'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com',
-      ]),
-    );
-
-  const define = verbsOf(records, ctx, verbs);
+  const { noun: records, define } = nounOf(program, ctx, verbs, ['records', 'record'], {
+    description: 'Records of an object type: list, read, create, change, delete, export',
+    examples: [
+      'ws records list contacts --limit 5',
+      'ws records get contact ID',
+      'ws records create contact --set name="Ada Lovelace" --set email=ada@example.com',
+    ],
+  });
 
   define(['list <type>', 'ls'], {
     description: 'List records (streamed page by page)',

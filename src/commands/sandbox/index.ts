@@ -1,10 +1,10 @@
 // `ws sandbox …`: the flags of each verb, read into its options.
-import { type Command, type CommandContext, settleVerbs, verb } from '../../command.ts';
+import { type Command, type CommandContext, settleVerbs } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import { examples } from '../../help.ts';
 import { isUuid } from '../../util/guards.ts';
-import { collect, flags, givenArgs, type OptionValues } from '../common/flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { collect, type Flags, givenArgs } from '../common/flags.ts';
+import { nounOf } from '../common/verb-spec.ts';
+import type { StartOptions } from './start.ts';
 import { webhookFlags } from './webhook-flags.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -24,171 +24,177 @@ function probability(flag: string, value: string | undefined): number {
   return n;
 }
 
+/**
+ * The options of `sandbox start`, its flags that go together checked; a detached copy is
+ * handed the flags typed (givenArgs), so it reads the command itself too.
+ */
+function startOptions(f: Flags, cmd: Command): StartOptions {
+  const o = cmd.opts();
+  const seed = f.string('--seed');
+  if (seed !== undefined && seed !== 'demo')
+    throw new UsageError(`Unknown seed "${seed}".`, 'The seed available is "demo".');
+  const teamId = f.string('--team-id');
+  if (teamId !== undefined && !isUuid(teamId)) {
+    throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
+  }
+  const teams = o['team'] as string[];
+  for (const name of teams) {
+    if (!TEAM_NAME.test(name)) {
+      throw new UsageError(
+        `--team "${name}" is not a team name.`,
+        'A team name is 1 to 40 lower-case letters, digits, "-" and "_", starting with a letter or digit (it names a profile: sandbox-NAME).',
+      );
+    }
+  }
+  if (new Set(teams).size !== teams.length) {
+    throw new UsageError('--team names a team twice.', 'Give each team once.');
+  }
+  const from = f.string('--from');
+  if (from !== undefined && f.string('--import') !== undefined) {
+    throw new UsageError(
+      '--from and --import both say what the sandbox starts from.',
+      'Give one: --from PROFILE clones a workspace, --import FILE loads a snapshot.',
+    );
+  }
+  if (from === undefined && (f.string('--sample') !== undefined || f.boolean('--scrub'))) {
+    throw new UsageError(
+      '--sample and --scrub go with --from PROFILE.',
+      'Add --from PROFILE, or leave them out.',
+    );
+  }
+  const fsync = f.string('--fsync')!;
+  if (fsync !== 'always' && fsync !== 'everysec' && fsync !== 'no') {
+    throw new UsageError(
+      `Unknown --fsync policy "${fsync}".`,
+      'Use always, everysec (the default) or no.',
+    );
+  }
+  return {
+    host: f.string('--host')!,
+    port: f.integer('--port', 0, 65535)!,
+    apiKey: f.string('--api-key'),
+    teamId,
+    data: f.string('--data'),
+    fsync,
+    seed,
+    teams,
+    importFile: f.string('--import'),
+    exportOnExit: f.string('--export-on-exit'),
+    from,
+    sample: f.integer('--sample', 1, MAX_SAMPLE),
+    scrub: f.boolean('--scrub'),
+    latency: f.integer('--latency', 0, 600_000)!,
+    failRate: probability('--fail-rate', f.string('--fail-rate')),
+    failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
+    rateLimit: f.integer('--rate-limit', 0, 100_000) ?? 0,
+    maxBodyBytes: f.integer('--max-body-bytes', 1024, 10 * 1024 * 1024),
+    webhooks: webhookFlags(o),
+    profile: f.toggle('--profile') !== false,
+    console: f.toggle('--console') !== false,
+    detach: f.boolean('--detach'),
+    // A detached copy starts from the clone this process makes (--import), not again.
+    argv: givenArgs(cmd, ['--from', '--sample', '--scrub']),
+  };
+}
+
 export function register(program: Command, ctx: CommandContext): void {
-  const sandbox = program
-    .command('sandbox')
-    .description('A local, stateful emulator of the whole API, for trying ws and for tests')
-    .addHelpText('after', examples(['ws sandbox start --detach --seed demo', 'ws sandbox stop']));
+  const { noun: sandbox, define } = nounOf(program, ctx, verbs, ['sandbox'], {
+    description: 'A local, stateful emulator of the whole API, for trying ws and for tests',
+    examples: ['ws sandbox start --detach --seed demo', 'ws sandbox stop'],
+  });
 
-  // Its action checks flags that go together and hands a detached copy the flags typed
-  // (givenArgs), so it reads the command itself, not only its flags.
-  verb(sandbox, ['start'], (cmd) =>
-    cmd
-      .description(
-        'Start a sandbox (foreground until Ctrl-C, or --detach) and save it as profile "sandbox"',
-      )
-      .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--port <n>', 'port to listen on (0 picks a free one)', '4800')
-      .option(
-        '--api-key <key>',
-        'the key the sandbox accepts (default: generated, or the one in --data)',
-      )
-      .option('--team-id <id>', 'the team id it serves (default: generated, or the one in --data)')
-      .option(
-        '--data <file>',
-        'keep state in this file (loaded at start; every change is in it before its answer)',
-      )
-      .option(
-        '--fsync <policy>',
-        'when --data reaches the disk: always (before each answer), everysec, no',
-        'everysec',
-      )
-      .option('--seed <name>', 'fill an empty sandbox with demo data ("demo")')
-      .option(
-        '--team <name>',
-        'a team of the sandbox, with its own key and data (repeat for several; the first is profile "sandbox", the others "sandbox-NAME")',
-        collect,
-        [],
-      )
-      .option(
-        '--import <file>',
-        'start from a snapshot (written by `ws sandbox export` or --export-on-exit); loading it fires nothing',
-      )
-      .option(
-        '--export-on-exit <file>',
-        'write a snapshot of the sandbox to this file when it stops',
-      )
-      .option(
-        '--from <profile>',
-        "start from a clone of that profile's workspace (as `ws sandbox clone` makes it, read-only, kept in the config directory)",
-      )
-      .option(
-        '--sample <n>',
-        `with --from: records per object type, at most (1 to ${MAX_SAMPLE}; default ${DEFAULT_SAMPLE})`,
-      )
-      .option('--scrub', "with --from: replace emails, phone numbers and people's names")
-      .option('--latency <ms>', 'add this delay to every answer', '0')
-      .option(
-        '--fail-rate <p>',
-        'answer 500/502/503 or drop the connection, before doing anything, with probability p',
-      )
-      .option(
-        '--fail-after-commit <p>',
-        'do the work, then drop the connection without answering, with probability p',
-      )
-      .option(
-        '--rate-limit <n>',
-        'allow n requests per second per key, then 429 with Retry-After (default: no limit)',
-      )
-      .option(
-        '--max-body-bytes <n>',
-        'answer 413 to request bodies over n bytes, to test for a service that takes less (default and most: 10485760)',
-      )
-      .option('--webhooks-preview', "answer every webhook route with the hosted gateway's 403")
-      .option(
-        '--strict-webhook-urls',
-        'refuse loopback webhook receivers too, as the service does (default: they are allowed)',
-      )
-      .option('--webhook-timeout <ms>', 'how long a webhook delivery attempt may take', '10000')
-      .option(
-        '--webhook-retry-delays <ms,ms>',
-        'base delays before the two retries of a failed delivery (default 30000,120000)',
-      )
-      .option('--no-console', 'serve no console (the web page `ws sandbox open` opens)')
-      .option('--no-profile', 'do not save a "sandbox" profile')
-      .option('--detach', 'run in the background (see `ws sandbox status` and `ws sandbox stop`)')
-      .addHelpText(
-        'after',
-        examples([
-          'ws sandbox start --detach --seed demo',
-          'ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}',
-          'ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts',
-          'ws sandbox start --team acme --team globex        # two teams: profiles sandbox and sandbox-globex',
-          'ws sandbox start --import fixture.json --export-on-exit fixture.json',
-          'ws sandbox start --from prod --sample 50 --scrub   # a sandbox like the workspace of profile prod',
-        ]),
-      )
-      .action((o: OptionValues, cmd: Command) => {
-        const f = flags(o);
-        const seed = f.string('--seed');
-        if (seed !== undefined && seed !== 'demo')
-          throw new UsageError(`Unknown seed "${seed}".`, 'The seed available is "demo".');
-        const teamId = f.string('--team-id');
-        if (teamId !== undefined && !isUuid(teamId)) {
-          throw new UsageError(`--team-id "${teamId}" is not a UUID.`);
-        }
-        const teams = o['team'] as string[];
-        for (const name of teams) {
-          if (!TEAM_NAME.test(name)) {
-            throw new UsageError(
-              `--team "${name}" is not a team name.`,
-              'A team name is 1 to 40 lower-case letters, digits, "-" and "_", starting with a letter or digit (it names a profile: sandbox-NAME).',
-            );
-          }
-        }
-        if (new Set(teams).size !== teams.length) {
-          throw new UsageError('--team names a team twice.', 'Give each team once.');
-        }
-        const from = f.string('--from');
-        if (from !== undefined && f.string('--import') !== undefined) {
-          throw new UsageError(
-            '--from and --import both say what the sandbox starts from.',
-            'Give one: --from PROFILE clones a workspace, --import FILE loads a snapshot.',
-          );
-        }
-        if (from === undefined && (f.string('--sample') !== undefined || f.boolean('--scrub'))) {
-          throw new UsageError(
-            '--sample and --scrub go with --from PROFILE.',
-            'Add --from PROFILE, or leave them out.',
-          );
-        }
-        const fsync = f.string('--fsync')!;
-        if (fsync !== 'always' && fsync !== 'everysec' && fsync !== 'no') {
-          throw new UsageError(
-            `Unknown --fsync policy "${fsync}".`,
-            'Use always, everysec (the default) or no.',
-          );
-        }
-        return ctx.invoke(cmd, async () => (await verbs()).startVerb, {
-          host: f.string('--host')!,
-          port: f.integer('--port', 0, 65535)!,
-          apiKey: f.string('--api-key'),
-          teamId,
-          data: f.string('--data'),
-          fsync,
-          seed,
-          teams,
-          importFile: f.string('--import'),
-          exportOnExit: f.string('--export-on-exit'),
-          from,
-          sample: f.integer('--sample', 1, MAX_SAMPLE),
-          scrub: f.boolean('--scrub'),
-          latency: f.integer('--latency', 0, 600_000)!,
-          failRate: probability('--fail-rate', f.string('--fail-rate')),
-          failAfterCommit: probability('--fail-after-commit', f.string('--fail-after-commit')),
-          rateLimit: f.integer('--rate-limit', 0, 100_000) ?? 0,
-          maxBodyBytes: f.integer('--max-body-bytes', 1024, 10 * 1024 * 1024),
-          webhooks: webhookFlags(o),
-          profile: f.toggle('--profile') !== false,
-          console: f.toggle('--console') !== false,
-          detach: f.boolean('--detach'),
-          // A detached copy starts from the clone this process makes (--import), not again.
-          argv: givenArgs(cmd, ['--from', '--sample', '--scrub']),
-        });
-      }),
-  );
-
-  const define = verbsOf(sandbox, ctx, verbs);
+  define(['start'], {
+    description:
+      'Start a sandbox (foreground until Ctrl-C, or --detach) and save it as profile "sandbox"',
+    flags: (cmd) =>
+      cmd
+        .option('--host <host>', 'address to listen on', '127.0.0.1')
+        .option('--port <n>', 'port to listen on (0 picks a free one)', '4800')
+        .option(
+          '--api-key <key>',
+          'the key the sandbox accepts (default: generated, or the one in --data)',
+        )
+        .option(
+          '--team-id <id>',
+          'the team id it serves (default: generated, or the one in --data)',
+        )
+        .option(
+          '--data <file>',
+          'keep state in this file (loaded at start; every change is in it before its answer)',
+        )
+        .option(
+          '--fsync <policy>',
+          'when --data reaches the disk: always (before each answer), everysec, no',
+          'everysec',
+        )
+        .option('--seed <name>', 'fill an empty sandbox with demo data ("demo")')
+        .option(
+          '--team <name>',
+          'a team of the sandbox, with its own key and data (repeat for several; the first is profile "sandbox", the others "sandbox-NAME")',
+          collect,
+          [],
+        )
+        .option(
+          '--import <file>',
+          'start from a snapshot (written by `ws sandbox export` or --export-on-exit); loading it fires nothing',
+        )
+        .option(
+          '--export-on-exit <file>',
+          'write a snapshot of the sandbox to this file when it stops',
+        )
+        .option(
+          '--from <profile>',
+          "start from a clone of that profile's workspace (as `ws sandbox clone` makes it, read-only, kept in the config directory)",
+        )
+        .option(
+          '--sample <n>',
+          `with --from: records per object type, at most (1 to ${MAX_SAMPLE}; default ${DEFAULT_SAMPLE})`,
+        )
+        .option('--scrub', "with --from: replace emails, phone numbers and people's names")
+        .option('--latency <ms>', 'add this delay to every answer', '0')
+        .option(
+          '--fail-rate <p>',
+          'answer 500/502/503 or drop the connection, before doing anything, with probability p',
+        )
+        .option(
+          '--fail-after-commit <p>',
+          'do the work, then drop the connection without answering, with probability p',
+        )
+        .option(
+          '--rate-limit <n>',
+          'allow n requests per second per key, then 429 with Retry-After (default: no limit)',
+        )
+        .option(
+          '--max-body-bytes <n>',
+          'answer 413 to request bodies over n bytes, to test for a service that takes less (default and most: 10485760)',
+        )
+        .option('--webhooks-preview', "answer every webhook route with the hosted gateway's 403")
+        .option(
+          '--strict-webhook-urls',
+          'refuse loopback webhook receivers too, as the service does (default: they are allowed)',
+        )
+        .option('--webhook-timeout <ms>', 'how long a webhook delivery attempt may take', '10000')
+        .option(
+          '--webhook-retry-delays <ms,ms>',
+          'base delays before the two retries of a failed delivery (default 30000,120000)',
+        )
+        .option('--no-console', 'serve no console (the web page `ws sandbox open` opens)')
+        .option('--no-profile', 'do not save a "sandbox" profile')
+        .option(
+          '--detach',
+          'run in the background (see `ws sandbox status` and `ws sandbox stop`)',
+        ),
+    examples: [
+      'ws sandbox start --detach --seed demo',
+      'ws sandbox start --port 0 --json --no-profile     # one JSON line: {"url","api_key","team_id"}',
+      'ws sandbox start --fail-rate 0.1 --rate-limit 10  # a flaky, rate-limited service for testing scripts',
+      'ws sandbox start --team acme --team globex        # two teams: profiles sandbox and sandbox-globex',
+      'ws sandbox start --import fixture.json --export-on-exit fixture.json',
+      'ws sandbox start --from prod --sample 50 --scrub   # a sandbox like the workspace of profile prod',
+    ],
+    run: 'startVerb',
+    options: (_, f, cmd) => startOptions(f, cmd),
+  });
 
   define(['clone <profile>'], {
     description:
@@ -226,48 +232,37 @@ export function register(program: Command, ctx: CommandContext): void {
     }),
   });
 
-  // export and seed describe their <file>, each its own way.
-  verb(sandbox, ['export'], (cmd) =>
-    cmd
-      .description(
-        'Write a snapshot of the running sandbox (every team, its definitions, records, views, automations, webhooks and clock) to FILE, or - for stdout',
-      )
-      .argument(
+  define(['export'], {
+    description:
+      'Write a snapshot of the running sandbox (every team, its definitions, records, views, automations, webhooks and clock) to FILE, or - for stdout',
+    flags: (cmd) =>
+      cmd.argument(
         '<file>',
         'where the snapshot goes (written whole or not at all, mode 0600); - for stdout',
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws sandbox export test/fixtures/workspace.json',
-          'ws sandbox start --import test/fixtures/workspace.json',
-        ]),
-      )
-      .action((file: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).exportVerb, { file }),
       ),
-  );
+    examples: [
+      'ws sandbox export test/fixtures/workspace.json',
+      'ws sandbox start --import test/fixtures/workspace.json',
+    ],
+    run: 'exportVerb',
+    options: ([file]) => ({ file }),
+  });
 
-  verb(sandbox, ['seed'], (cmd) =>
-    cmd
-      .description(
-        'Write the records of a JSON file into the sandbox without firing an automation or a delivery (ids kept, all or nothing)',
-      )
-      .argument(
+  define(['seed'], {
+    description:
+      'Write the records of a JSON file into the sandbox without firing an automation or a delivery (ids kept, all or nothing)',
+    flags: (cmd) =>
+      cmd.argument(
         '<file>',
         'JSON: { "records": { "contact": [ { "id"?, "default": { … } } ] } }; - for stdin',
-      )
-      .addHelpText(
-        'after',
-        examples([
-          'ws sandbox seed fixtures/people.json',
-          'ws sandbox seed - < fixtures/people.json --json',
-        ]),
-      )
-      .action((file: string, _o: OptionValues, cmd: Command) =>
-        ctx.invoke(cmd, async () => (await verbs()).seedVerb, { file }),
       ),
-  );
+    examples: [
+      'ws sandbox seed fixtures/people.json',
+      'ws sandbox seed - < fixtures/people.json --json',
+    ],
+    run: 'seedVerb',
+    options: ([file]) => ({ file }),
+  });
 
   define(['open'], {
     description:
@@ -290,14 +285,12 @@ export function register(program: Command, ctx: CommandContext): void {
     description: 'Show the detached sandbox (exit 4 when none is running)',
     examples: ['ws sandbox status', 'ws sandbox status --json'],
     run: 'statusVerb',
-    options: () => ({}),
   });
 
   define(['stop'], {
     description: 'Stop the detached sandbox (it saves its --data file first)',
     examples: ['ws sandbox stop'],
     run: 'stopVerb',
-    options: () => ({}),
   });
 
   settleVerbs(sandbox);

@@ -1,10 +1,9 @@
 // `ws views …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
-import { examples } from '../../help.ts';
 import { describeArguments } from '../common/args.ts';
 import { collect, type Flags } from '../common/flags.ts';
 import { pageFlags, pageOptions } from '../common/list-flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 import { VIEW_KINDS } from './kinds.ts';
 
 const verbs = () => import('./verbs.ts');
@@ -75,19 +74,13 @@ function specOptions(f: Flags) {
 }
 
 export function register(program: Command, ctx: CommandContext): void {
-  const views = program
-    .command('views')
-    .alias('view')
-    .description('Saved views of an object type: what they show, and their records')
-    .addHelpText(
-      'after',
-      examples([
-        'ws views create deal --name "Big deals" --select name,amount --where \'amount>=10000\'',
-        'ws views show deal "Big deals"',
-      ]),
-    );
-
-  const define = verbsOf(views, ctx, verbs);
+  const { noun: views, define } = nounOf(program, ctx, verbs, ['views', 'view'], {
+    description: 'Saved views of an object type: what they show, and their records',
+    examples: [
+      'ws views create deal --name "Big deals" --select name,amount --where \'amount>=10000\'',
+      'ws views show deal "Big deals"',
+    ],
+  });
 
   define(['create <type>'], {
     description: 'Create a view',

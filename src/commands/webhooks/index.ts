@@ -1,9 +1,8 @@
 // `ws webhooks …`: the flags of each verb, read into its options.
 import { type Command, type CommandContext, Option, settleVerbs } from '../../command.ts';
 import { UsageError } from '../../errors.ts';
-import { examples } from '../../help.ts';
 import { collect, type Flags } from '../common/flags.ts';
-import { verbsOf } from '../common/verb-spec.ts';
+import { nounOf } from '../common/verb-spec.ts';
 
 const verbs = () => import('./verbs.ts');
 
@@ -39,27 +38,20 @@ function seconds(f: Flags, flag: string): number | undefined {
 }
 
 export function register(program: Command, ctx: CommandContext): void {
-  const webhooks = program
-    .command('webhooks')
-    .alias('webhook')
-    .description('Webhook endpoints: register, verify and test receivers, listen locally')
-    .addHelpText(
-      'after',
-      examples([
-        'ws webhooks create --name orders --url https://hooks.example.com/ws --secret-file whsec.txt',
-        'ws webhooks listen --forward-to http://localhost:3000/hooks --secret-file .whsec',
-        'ws webhooks doctor http://localhost:3000/hooks --secret-file whsec.txt',
-      ]),
-    );
-
-  const define = verbsOf(webhooks, ctx, verbs);
+  const { noun: webhooks, define } = nounOf(program, ctx, verbs, ['webhooks', 'webhook'], {
+    description: 'Webhook endpoints: register, verify and test receivers, listen locally',
+    examples: [
+      'ws webhooks create --name orders --url https://hooks.example.com/ws --secret-file whsec.txt',
+      'ws webhooks listen --forward-to http://localhost:3000/hooks --secret-file .whsec',
+      'ws webhooks doctor http://localhost:3000/hooks --secret-file whsec.txt',
+    ],
+  });
 
   define(['list', 'ls'], {
     description: 'List the webhooks of the team',
     help: '\nColumns: id, name, url, enabled, verified; --fields adds verified_at, description,\nverification_token, created_at, updated_at.',
     examples: ['ws webhooks list', 'ws webhooks list --fields id,name,verified_at --json'],
     run: 'listVerb',
-    options: () => ({}),
   });
 
   define(['get <webhook>'], {
