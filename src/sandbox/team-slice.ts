@@ -2,7 +2,7 @@
 // handful per team), journaled whole as one array of its items.
 
 import { entryOf } from '../util/maps.ts';
-import { parseByTeam, type Slice, type SliceContext } from './store.ts';
+import { parseByTeam, type SliceContext, SliceModel } from './store.ts';
 
 /** How the slice's saved state is read: where it stands, what its items are, how one is parsed. */
 export interface TeamReading<T> {
@@ -13,14 +13,13 @@ export interface TeamReading<T> {
   readonly parse: (item: unknown, at: string) => T;
 }
 
-export abstract class TeamSlice<T extends { id: string; team_id: string }> implements Slice {
+export abstract class TeamSlice<T extends { id: string; team_id: string }> extends SliceModel {
   /** Items by team, in creation order. */
   private teams = new Map<string, T[]>();
-  protected readonly ctx: SliceContext;
   private readonly reading: TeamReading<T>;
 
   constructor(ctx: SliceContext, reading: TeamReading<T>) {
-    this.ctx = ctx;
+    super(ctx);
     this.reading = reading;
   }
 
