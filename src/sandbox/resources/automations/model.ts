@@ -14,6 +14,7 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { entryOf } from '../../../util/maps.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
+import { oneOf } from '../../object-types.ts';
 import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
 import { TeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
@@ -24,9 +25,7 @@ import { workspaceOf } from './workspace.ts';
 /** The object types of the automation endpoints (api.md, "Object types"). */
 export const AUTOMATION_OBJECT_TYPES = AutomationObjectType;
 
-export function isAutomationObjectType(value: string): boolean {
-  return (AUTOMATION_OBJECT_TYPES as readonly string[]).includes(value);
-}
+export const isAutomationObjectType = oneOf(AUTOMATION_OBJECT_TYPES);
 
 /** The user every automation of the sandbox is saved by (the sandbox has one user). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');

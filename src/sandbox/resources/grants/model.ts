@@ -6,15 +6,14 @@
 
 import { GrantObjectType } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
+import { oneOf } from '../../object-types.ts';
 import { defineSlice, SliceModel, SnapshotError, type Store, snapshotItems } from '../../store.ts';
 
 /** The object types that carry grants (the contract's GrantObjectType). */
 export const GRANT_TYPES = GrantObjectType;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
-export function isGrantType(value: string): value is GrantType {
-  return (GRANT_TYPES as readonly string[]).includes(value);
-}
+export const isGrantType = oneOf(GRANT_TYPES);
 
 export const PERMISSION_LETTERS = ['a', 'r', 'w'] as const;
 export type Letter = (typeof PERMISSION_LETTERS)[number];

@@ -9,6 +9,7 @@ import {
 } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
+import { oneOf } from '../../object-types.ts';
 import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
 import { TeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
@@ -25,9 +26,7 @@ export const VIEW_OBJECT_TYPES = ViewObjectTypeEnum;
 
 export type ViewObjectType = (typeof VIEW_OBJECT_TYPES)[number];
 
-export function isViewObjectType(value: string): value is ViewObjectType {
-  return (VIEW_OBJECT_TYPES as readonly string[]).includes(value);
-}
+export const isViewObjectType = oneOf(VIEW_OBJECT_TYPES);
 
 export const VIEW_TYPES = ViewTypeEnum;
 
