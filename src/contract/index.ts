@@ -17,14 +17,6 @@ import type {
   ResponseParts,
 } from './types.ts';
 
-export type {
-  Contract,
-  FieldError,
-  RequestParts,
-  ResponseCheckOptions,
-  ResponseParts,
-} from './types.ts';
-
 type Obj = Record<string, unknown>;
 
 interface Parameter {
