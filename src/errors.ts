@@ -48,35 +48,28 @@ export class WsError extends Error {
   }
 }
 
-/** Bad flags, arguments or input caught before anything is sent. Exit 2. */
-export class UsageError extends WsError {
-  override readonly name: string = 'UsageError';
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.usage, hint, code: 'usage' });
-  }
+/**
+ * The base of an error of one kind: its name, exit code and `--json` code are the kind's,
+ * and it takes a message and a hint.
+ */
+function kind(name: string, exitCode: ExitCode, code: string) {
+  return class extends WsError {
+    override readonly name: string = name;
+    constructor(message: string, hint?: string) {
+      super(message, { exitCode, hint, code });
+    }
+  };
 }
+
+/** Bad flags, arguments or input caught before anything is sent. Exit 2. */
+export class UsageError extends kind('UsageError', ExitCode.usage, 'usage') {}
 
 /** No credentials, or credentials the API refused. Exit 3. */
-export class AuthError extends WsError {
-  override readonly name: string = 'AuthError';
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.auth, hint, code: 'auth' });
-  }
-}
+export class AuthError extends kind('AuthError', ExitCode.auth, 'auth') {}
 
-export class NotFoundError extends WsError {
-  override readonly name: string = 'NotFoundError';
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.notFound, hint, code: 'not_found' });
-  }
-}
+export class NotFoundError extends kind('NotFoundError', ExitCode.notFound, 'not_found') {}
 
-export class ConflictError extends WsError {
-  override readonly name: string = 'ConflictError';
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.conflict, hint, code: 'conflict' });
-  }
-}
+export class ConflictError extends kind('ConflictError', ExitCode.conflict, 'conflict') {}
 
 /** Some items of a bulk operation or import failed; the rest went through. Exit 5. */
 export class PartialFailureError extends WsError {
@@ -91,18 +84,16 @@ export class PartialFailureError extends WsError {
 }
 
 /** Gave up waiting for a job. Exit 7. */
-export class WaitTimeoutError extends WsError {
-  override readonly name: string = 'WaitTimeoutError';
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.timeout, hint, code: 'timeout' });
-  }
-}
+export class WaitTimeoutError extends kind('WaitTimeoutError', ExitCode.timeout, 'timeout') {}
 
 /** The user pressed Ctrl-C (or the process got SIGINT/SIGTERM). Exit 130. */
-export class InterruptedError extends WsError {
-  override readonly name: string = 'InterruptedError';
+export class InterruptedError extends kind(
+  'InterruptedError',
+  ExitCode.interrupted,
+  'interrupted',
+) {
   constructor(message = 'Interrupted.', hint?: string) {
-    super(message, { exitCode: ExitCode.interrupted, hint, code: 'interrupted' });
+    super(message, hint);
   }
 }
 

@@ -37,6 +37,11 @@ export async function listWebhooks(client: ApiClient, opts: CallOptions = {}): P
 
 const webhooks = resource(base);
 
+/** One webhook's delivery log: …/{webhookId}/deliveries. */
+function deliveriesPath(client: ApiClient, webhookId: string): string[] {
+  return [...base(client), webhookId, 'deliveries'];
+}
+
 /** GET …/{webhookId} → the webhook. */
 export const getWebhook = webhooks.get<Webhook>;
 
@@ -71,9 +76,7 @@ export interface DeliveryQuery extends CallOptions {
 export async function listDeliveries(client: ApiClient, q: DeliveryQuery): Promise<DeliveryList> {
   const res = await client.request<DeliveryList>({
     method: 'GET',
-    path: q.webhookId
-      ? [...base(client), q.webhookId, 'deliveries']
-      : [...base(client), 'deliveries'],
+    path: q.webhookId ? deliveriesPath(client, q.webhookId) : [...base(client), 'deliveries'],
     query: {
       status: q.status,
       type: q.type,
@@ -88,16 +91,4 @@ export async function listDeliveries(client: ApiClient, q: DeliveryQuery): Promi
 }
 
 /** GET …/{webhookId}/deliveries/{deliveryId} → the delivery with its attempt history. */
-export async function getDelivery(
-  client: ApiClient,
-  webhookId: string,
-  deliveryId: string,
-  opts: CallOptions = {},
-): Promise<DeliveryDetail> {
-  const res = await client.request<DeliveryDetail>({
-    method: 'GET',
-    path: [...base(client), webhookId, 'deliveries', deliveryId],
-    signal: opts.signal,
-  });
-  return res.body;
-}
+export const getDelivery = resource(deliveriesPath).get<DeliveryDetail>;

@@ -46,22 +46,20 @@ export type ActionDraft = { readonly source: Source } & (
   | { readonly type: 'wait'; readonly delay: Sourced<string | number> }
   | { readonly type: 'wait'; readonly cron: Sourced<string>; readonly timezone?: Sourced<string> }
   | { readonly type: 'agent'; readonly agent: Sourced<string> }
-  | {
+  | (MessageDraft & {
       readonly type: 'email';
-      readonly view: Sourced<string>;
       readonly emailProperty: Sourced<string>;
-      readonly sendAs: Sourced<string>;
-      readonly template: Sourced<string>;
       readonly subject: Sourced<string>;
-    }
-  | {
-      readonly type: 'linkedin';
-      readonly view: Sourced<string>;
-      readonly providerProperty: Sourced<string>;
-      readonly sendAs: Sourced<string>;
-      readonly template: Sourced<string>;
-    }
+    })
+  | (MessageDraft & { readonly type: 'linkedin'; readonly providerProperty: Sourced<string> })
 );
+
+/** What both message steps (email, linkedin) have: recipients (a contact view), sender, template. */
+interface MessageDraft {
+  readonly view: Sourced<string>;
+  readonly sendAs: Sourced<string>;
+  readonly template: Sourced<string>;
+}
 
 export interface Draft {
   /** The automation as a whole (a file's list item; for flags, the command line). */

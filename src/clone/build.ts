@@ -31,7 +31,7 @@ import { createView, pinViewRecord, type View, type ViewCreate } from '../api/vi
 import { createWebhook } from '../api/webhooks.ts';
 import { ApiError } from '../errors.ts';
 import type { IOStreams } from '../io/streams.ts';
-import { type ReadState, referencedType, referenceIds } from './read.ts';
+import { type Listing, type ReadState, referencedType, referenceIds } from './read.ts';
 import type { Scrubber } from './scrub.ts';
 
 /** Where a cloned webhook points: a host under .invalid, which never resolves (RFC 2606). */
@@ -245,25 +245,17 @@ async function fill(
   // ---- views
   opts.progress('Creating views in the clone');
   const pins: { type: (typeof VIEW_TYPES)[number]; view: string; ids: string[] }[] = [];
-  for (const type of VIEW_TYPES) {
-    const listing = state.views[type];
-    if (listing?.unavailable) left.add(`${type} views`, `not listed: ${listing.unavailable}`);
-    for (const v of listing?.items ?? []) {
-      if (v.list_id) {
-        left.add(`${type} views`, 'scoped to a list (lists are not cloned)');
-        continue;
+  for (const [type, v] of cloneable(state.views, VIEW_TYPES, 'views', left)) {
+    const body = viewBody(v, idOf, scrub);
+    try {
+      const made = await createView(client, type, body);
+      idOf.set(v.id, made.id);
+      copied.views++;
+      if (v.record_order && v.record_order.length > 0) {
+        pins.push({ type, view: made.id, ids: v.record_order });
       }
-      const body = viewBody(v, idOf, scrub);
-      try {
-        const made = await createView(client, type, body);
-        idOf.set(v.id, made.id);
-        copied.views++;
-        if (v.record_order && v.record_order.length > 0) {
-          pins.push({ type, view: made.id, ids: v.record_order });
-        }
-      } catch (err) {
-        left.add(`${type} view "${v.name}"`, `the sandbox refused it: ${message(err)}`);
-      }
+    } catch (err) {
+      left.add(`${type} view "${v.name}"`, `the sandbox refused it: ${message(err)}`);
     }
   }
 
@@ -285,21 +277,13 @@ async function fill(
 
   // ---- automations: disabled unless asked, webhook steps at the cloned (disabled) webhooks
   opts.progress('Creating automations in the clone');
-  for (const type of AUTOMATION_TYPES) {
-    const listing = state.automations[type];
-    if (listing?.unavailable) left.add(`${type} automations`, `not listed: ${listing.unavailable}`);
-    for (const a of listing?.items ?? []) {
-      if (a.list_id) {
-        left.add(`${type} automations`, 'scoped to a list (lists are not cloned)');
-        continue;
-      }
-      try {
-        const made = await createAutomation(client, type, automationBody(a, idOf, left, opts));
-        idOf.set(a.id, made.id);
-        copied.automations++;
-      } catch (err) {
-        left.add(`${type} automation "${a.name}"`, `the sandbox refused it: ${message(err)}`);
-      }
+  for (const [type, a] of cloneable(state.automations, AUTOMATION_TYPES, 'automations', left)) {
+    try {
+      const made = await createAutomation(client, type, automationBody(a, idOf, left, opts));
+      idOf.set(a.id, made.id);
+      copied.automations++;
+    } catch (err) {
+      left.add(`${type} automation "${a.name}"`, `the sandbox refused it: ${message(err)}`);
     }
   }
 
@@ -343,6 +327,26 @@ function viewBody(v: View, idOf: Map<string, string>, scrub: Scrubber | undefine
     );
   }
   return body;
+}
+
+/**
+ * What a clone takes of each type's listing (views, automations), with the type: a listing
+ * the service did not give, and items scoped to a list (lists are not cloned), are left out.
+ */
+function* cloneable<K extends string, T extends { list_id?: string | null }>(
+  listings: Partial<Record<K, Listing<T>>>,
+  types: readonly K[],
+  what: string,
+  left: LeftOutBook,
+): Generator<[K, T]> {
+  for (const type of types) {
+    const listing = listings[type];
+    if (listing?.unavailable) left.add(`${type} ${what}`, `not listed: ${listing.unavailable}`);
+    for (const item of listing?.items ?? []) {
+      if (item.list_id) left.add(`${type} ${what}`, 'scoped to a list (lists are not cloned)');
+      else yield [type, item];
+    }
+  }
 }
 
 function automationBody(

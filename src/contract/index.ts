@@ -17,14 +17,6 @@ import type {
   ResponseParts,
 } from './types.ts';
 
-export type {
-  Contract,
-  FieldError,
-  RequestParts,
-  ResponseCheckOptions,
-  ResponseParts,
-} from './types.ts';
-
 type Obj = Record<string, unknown>;
 
 interface Parameter {
@@ -127,6 +119,44 @@ function typeName(type: string): string {
       ? 'null'
       : `a ${type}`;
 }
+
+/** A lower bound of one reads "must not be empty"; any other, as `phrase` says it. */
+function atLeast(limit: unknown, phrase: (n: number) => string): string {
+  return Number(limit) === 1 ? 'must not be empty' : phrase(Number(limit));
+}
+
+type KeywordParams = Record<string, unknown>;
+
+/** What a failed keyword says of the value that failed it, from the keyword's parameters. */
+const KEYWORD_MESSAGES: Partial<Record<string, (p: KeywordParams) => string>> = {
+  type: (p) => `must be ${String(p.type).split(',').map(typeName).join(' or ')}`,
+  enum: (p) => `must be one of: ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`,
+  const: (p) => `must be ${JSON.stringify(p.allowedValue)}`,
+  maximum: (p) => `must be at most ${p.limit}`,
+  minimum: (p) => `must be at least ${p.limit}`,
+  exclusiveMaximum: (p) => `must be less than ${p.limit}`,
+  exclusiveMinimum: (p) => `must be greater than ${p.limit}`,
+  multipleOf: (p) => `must be a multiple of ${p.multipleOf}`,
+  maxItems: (p) => `must have at most ${plural(Number(p.limit), 'item')}`,
+  minItems: (p) => atLeast(p.limit, (n) => `must have at least ${plural(n, 'item')}`),
+  maxLength: (p) => `must be at most ${plural(Number(p.limit), 'character')} long`,
+  minLength: (p) => atLeast(p.limit, (n) => `must be at least ${plural(n, 'character')} long`),
+  maxProperties: (p) => `must have at most ${entries(Number(p.limit))}`,
+  minProperties: (p) => atLeast(p.limit, (n) => `must have at least ${entries(n)}`),
+  pattern: (p) => `must match the pattern ${p.pattern}`,
+  format: (p) => `must be a valid ${p.format}`,
+  uniqueItems: (p) => `must not contain duplicates (items ${p.j} and ${p.i} are equal)`,
+  oneOf: () => 'must match exactly one of the allowed forms',
+  anyOf: () => 'must match one of the allowed forms',
+  not: () => 'is not allowed in this form',
+  'false schema': () => 'is not allowed',
+};
+
+/** The error codes that are not the keyword's own name in snake case (`oneOf` → `one_of`). */
+const KEYWORD_CODES: Partial<Record<string, string>> = {
+  const: 'enum',
+  'false schema': 'not_allowed',
+};
 
 function decodePointer(instancePath: string): string[] {
   if (instancePath === '') return [];
@@ -529,8 +559,8 @@ class LoadedContract implements Contract {
   private fieldError(e: ErrorObject, prefix: string[], data: unknown): FieldError {
     const path = fieldPath(prefix, data, e.instancePath);
     const p = e.params as Record<string, unknown>;
-    let code = snake(e.keyword);
-    let message = e.message ?? 'is invalid';
+    let code = KEYWORD_CODES[e.keyword] ?? snake(e.keyword);
+    let message = KEYWORD_MESSAGES[e.keyword]?.(p) ?? e.message ?? 'is invalid';
     switch (e.keyword) {
       case 'required':
       case 'dependentRequired':
@@ -546,84 +576,6 @@ class LoadedContract implements Contract {
       case 'unevaluatedProperties':
         path.push(String(p.unevaluatedProperty));
         code = 'unknown_field';
-        message = 'is not allowed';
-        break;
-      case 'type': {
-        const types = String(p.type).split(',');
-        message = `must be ${types.map(typeName).join(' or ')}`;
-        break;
-      }
-      case 'enum':
-        message = `must be one of: ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}`;
-        break;
-      case 'const':
-        code = 'enum';
-        message = `must be ${JSON.stringify(p.allowedValue)}`;
-        break;
-      case 'maximum':
-        message = `must be at most ${p.limit}`;
-        break;
-      case 'minimum':
-        message = `must be at least ${p.limit}`;
-        break;
-      case 'exclusiveMaximum':
-        message = `must be less than ${p.limit}`;
-        break;
-      case 'exclusiveMinimum':
-        message = `must be greater than ${p.limit}`;
-        break;
-      case 'multipleOf':
-        message = `must be a multiple of ${p.multipleOf}`;
-        break;
-      case 'maxItems':
-        message = `must have at most ${plural(Number(p.limit), 'item')}`;
-        break;
-      case 'minItems':
-        message =
-          Number(p.limit) === 1
-            ? 'must not be empty'
-            : `must have at least ${plural(Number(p.limit), 'item')}`;
-        break;
-      case 'maxLength':
-        message = `must be at most ${plural(Number(p.limit), 'character')} long`;
-        break;
-      case 'minLength':
-        message =
-          Number(p.limit) === 1
-            ? 'must not be empty'
-            : `must be at least ${plural(Number(p.limit), 'character')} long`;
-        break;
-      case 'maxProperties':
-        message = `must have at most ${entries(Number(p.limit))}`;
-        break;
-      case 'minProperties':
-        message =
-          Number(p.limit) === 1
-            ? 'must not be empty'
-            : `must have at least ${entries(Number(p.limit))}`;
-        break;
-      case 'pattern':
-        message = `must match the pattern ${p.pattern}`;
-        break;
-      case 'format':
-        message = `must be a valid ${p.format}`;
-        break;
-      case 'uniqueItems':
-        message = `must not contain duplicates (items ${p.j} and ${p.i} are equal)`;
-        break;
-      case 'oneOf':
-        code = 'one_of';
-        message = 'must match exactly one of the allowed forms';
-        break;
-      case 'anyOf':
-        code = 'any_of';
-        message = 'must match one of the allowed forms';
-        break;
-      case 'not':
-        message = 'is not allowed in this form';
-        break;
-      case 'false schema':
-        code = 'not_allowed';
         message = 'is not allowed';
         break;
       case 'discriminator': {

@@ -50,66 +50,44 @@ export function createRowWriter<T>(
 ): RowWriter<T> {
   const cols = chooseColumns(columns, opts.fields);
   const sep = opts.arraySep ?? ';';
-  let count = 0;
   const shaper = io.shaper;
   if (shaper && (opts.format === 'json' || opts.format === 'ndjson')) {
     // --jq or --template: the rows go to it, a page at a time (src/output/shape.ts).
     const json = opts.format === 'json';
-    return {
-      get count() {
-        return count;
-      },
-      async write(rows) {
-        if (rows.length === 0) return;
-        count += rows.length;
+    return streamed({
+      async rows(rows) {
         const values = rows.map((r) => jsonOf(r, cols, opts));
         await (json ? shaper.items(values) : shaper.values(values));
       },
       async end() {
         if (json) await shaper.endItems();
       },
-    };
+    });
   }
   switch (opts.format) {
     case 'ndjson':
-      return {
-        get count() {
-          return count;
-        },
-        async write(rows) {
-          if (rows.length === 0) return;
-          count += rows.length;
+      return streamed({
+        async rows(rows) {
           await put(io, rows.map((r) => `${JSON.stringify(jsonOf(r, cols, opts))}\n`).join(''));
         },
-        async end() {},
-      };
+      });
     case 'json':
-      return {
-        get count() {
-          return count;
-        },
-        async write(rows) {
-          if (rows.length === 0) return;
+      return streamed({
+        async rows(rows, before) {
           let text = '';
-          for (const r of rows) {
+          for (const [i, r] of rows.entries()) {
             const item = JSON.stringify(jsonOf(r, cols, opts), null, 2).replace(/\n/g, '\n  ');
-            text += `${count === 0 ? '[\n  ' : ',\n  '}${item}`;
-            count++;
+            text += `${before + i === 0 ? '[\n  ' : ',\n  '}${item}`;
           }
           await put(io, text);
         },
-        async end() {
+        async end(count) {
           await put(io, count === 0 ? '[]\n' : '\n]\n');
         },
-      };
+      });
     case 'tsv':
-      return {
-        get count() {
-          return count;
-        },
-        async write(rows) {
-          if (rows.length === 0) return;
-          count += rows.length;
+      return streamed({
+        async rows(rows) {
           await put(
             io,
             rows
@@ -119,8 +97,7 @@ export function createRowWriter<T>(
               .join(''),
           );
         },
-        async end() {},
-      };
+      });
     case 'csv': {
       const neutralise = opts.neutraliseFormulas ?? false;
       let headerDone = false;
@@ -130,14 +107,9 @@ export function createRowWriter<T>(
         // The field names --fields takes (`created_at`), whatever a table calls them.
         await put(io, `${cols.map((c) => csvEscape(c.key)).join(',')}\r\n`);
       };
-      return {
-        get count() {
-          return count;
-        },
-        async write(rows) {
-          await header();
-          if (rows.length === 0) return;
-          count += rows.length;
+      return streamed({
+        begin: header,
+        async rows(rows) {
           await put(
             io,
             rows
@@ -148,10 +120,8 @@ export function createRowWriter<T>(
               .join(''),
           );
         },
-        async end() {
-          await header();
-        },
-      };
+        end: header,
+      });
     }
     case 'table': {
       const all: T[] = [];
@@ -174,6 +144,36 @@ export function createRowWriter<T>(
       };
     }
   }
+}
+
+/** How a format streams its rows: batch by batch as they arrive, then its end. */
+interface Stream<T> {
+  /** Before every batch, an empty one too (the CSV header, written once). */
+  begin?(): Promise<void>;
+  /** A batch of rows, after `before` rows written earlier. */
+  rows(rows: readonly T[], before: number): Promise<void>;
+  /** After the last batch, with the count of rows written. */
+  end?(count: number): Promise<void>;
+}
+
+/** A RowWriter that hands each non-empty batch to `stream` and counts the rows. */
+function streamed<T>(stream: Stream<T>): RowWriter<T> {
+  let count = 0;
+  return {
+    get count() {
+      return count;
+    },
+    async write(rows) {
+      await stream.begin?.();
+      if (rows.length === 0) return;
+      const before = count;
+      count += rows.length;
+      await stream.rows(rows, before);
+    },
+    async end() {
+      await stream.end?.(count);
+    },
+  };
 }
 
 /** A table's header for a column: its words in capitals (`close_date` → `CLOSE DATE`). */

@@ -30,7 +30,7 @@ import { isObjectType, type ObjectType } from './object-types.ts';
 import { type RecordEvent, recordEvents } from './resources/records/events.ts';
 import { recordsOf } from './resources/records/model.ts';
 import type { Values } from './resources/records/types.ts';
-import { defineSlice, type Slice, type SliceContext, SnapshotError, type Store } from './store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store } from './store.ts';
 
 /** What happened to the record. */
 export type ChangeKind = 'created' | 'updated' | 'deleted' | 'restored';
@@ -96,7 +96,7 @@ function newStream(): string {
   return randomBytes(4).toString('hex');
 }
 
-export class ChangeFeed implements Slice {
+export class ChangeFeed extends SliceModel {
   private stream = newStream();
   /** The stream id is not in the journal yet (written with the next change). */
   private metaUnsaved = true;
@@ -109,13 +109,8 @@ export class ChangeFeed implements Slice {
   /** True when a data file journals the store: changes are readable once it has them. */
   journaled: () => boolean = () => false;
   private readonly listeners = new Set<() => void>();
-  private readonly ctx: SliceContext;
   settings: FeedSettings = { windowSize: DEFAULT_WINDOW };
   private flushScheduled = false;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /** The stream's id (positions of another stream are not this feed's). */
   get streamId(): string {

@@ -19,14 +19,7 @@ import { canonicalJson } from '../util/canonical-json.ts';
 import { isPlainObject } from '../util/guards.ts';
 import { SandboxError } from './errors.ts';
 import type { Reply } from './resource.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-  snapshotItems,
-} from './store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store, snapshotItems } from './store.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Answers kept at most (each costs a few KB of memory and about 1 KB of data file). */
@@ -53,15 +46,10 @@ interface StaleKey {
   expired_ms: number;
 }
 
-export class IdempotencyCache implements Slice {
+export class IdempotencyCache extends SliceModel {
   private answers = new Map<string, CachedAnswer>();
   /** Keys whose answers expired, until STALE_RETENTION_MS after their expiry. */
   private stale = new Map<string, StaleKey>();
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /** The live (not expired) answer under `key`. */
   /** Cached answers are not a workspace's: a snapshot leaves them out. */

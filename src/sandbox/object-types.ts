@@ -12,6 +12,9 @@ export const BULK_TYPES = BulkObjectType;
 
 export type ObjectType = (typeof OBJECT_TYPES)[number];
 
-export function isObjectType(value: string): value is ObjectType {
-  return (OBJECT_TYPES as readonly string[]).includes(value);
+/** A check that a name is one of `names` (a contract enum); a name that is has their type. */
+export function oneOf<T extends string>(names: readonly T[]): (value: string) => value is T {
+  return (value): value is T => (names as readonly string[]).includes(value);
 }
+
+export const isObjectType = oneOf(OBJECT_TYPES);

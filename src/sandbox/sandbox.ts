@@ -28,10 +28,10 @@ import {
 } from './persist.ts';
 import type { ControlRoute, Resource, RouteDef, SandboxRuntime } from './resource.ts';
 import { resources as builtinResources } from './resources/index.ts';
-import { withRealtimeOptions } from './resources/realtime/routes.ts';
+import { REALTIME, realtimeResource } from './resources/realtime/routes.ts';
 import type { RealtimeOptions } from './resources/realtime/settings.ts';
 import { recordsOf } from './resources/records/model.ts';
-import { withWebhookOptions } from './resources/webhooks/routes.ts';
+import { WEBHOOKS, webhooksResource } from './resources/webhooks/routes.ts';
 import type { WebhookOptions } from './resources/webhooks/settings.ts';
 import { seedDemo } from './seed.ts';
 import { SandboxServer, type ServerLimits } from './server.ts';
@@ -160,6 +160,19 @@ const TEAM_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 /** The name of the first team when none is given. */
 export const DEFAULT_TEAM = 'default';
 
+/** `builtin` with the webhooks and realtime resources made again from their options, if any. */
+function configured(builtin: readonly Resource[], options: SandboxOptions): readonly Resource[] {
+  return builtin.map((resource) => {
+    if (resource.name === WEBHOOKS && options.webhooks !== undefined) {
+      return webhooksResource(options.webhooks);
+    }
+    if (resource.name === REALTIME && options.realtime !== undefined) {
+      return realtimeResource(options.realtime);
+    }
+    return resource;
+  });
+}
+
 /**
  * Start a sandbox serving `resources` (the built-in ones by default; tests add their own
  * routes here) plus the control endpoints.
@@ -174,10 +187,7 @@ export async function launchSandbox(
   builtin: readonly Resource[] = builtinResources,
 ): Promise<RunningSandbox> {
   checkOptions(options);
-  const resources = withRealtimeOptions(
-    withWebhookOptions(builtin, options.webhooks),
-    options.realtime,
-  );
+  const resources = configured(builtin, options);
   const host = options.host ?? '127.0.0.1';
   const dataFile = options.dataFile === undefined ? undefined : resolvePath(options.dataFile);
   const saved = dataFile === undefined ? undefined : readDataFile(dataFile);

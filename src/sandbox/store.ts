@@ -76,6 +76,23 @@ export interface JournaledSlice {
   entries: Map<string, unknown>;
 }
 
+/**
+ * What a slice's model starts from: the context its store made it with (`this.ctx`), and the
+ * members of Slice it must have.
+ */
+export abstract class SliceModel implements Slice {
+  protected readonly ctx: SliceContext;
+
+  constructor(ctx: SliceContext) {
+    this.ctx = ctx;
+  }
+
+  abstract reset(): void;
+  abstract isEmpty(): boolean;
+  abstract toJSON(): unknown;
+  abstract load(data: unknown): void;
+}
+
 export interface SliceDef<T extends Slice> {
   readonly name: string;
   create(ctx: SliceContext): T;

@@ -1,8 +1,10 @@
 // A slice of configuration kept per team in creation order (lists, views, automations: a
-// handful per team), journaled whole as one array of its items.
+// handful per team), journaled whole as one array of its items; views and automations also
+// belong to an object type (TypedTeamSlice).
 
 import { entryOf } from '../util/maps.ts';
-import { parseByTeam, type Slice, type SliceContext } from './store.ts';
+import { notFound } from './errors.ts';
+import { parseByTeam, type SliceContext, SliceModel } from './store.ts';
 
 /** How the slice's saved state is read: where it stands, what its items are, how one is parsed. */
 export interface TeamReading<T> {
@@ -13,14 +15,13 @@ export interface TeamReading<T> {
   readonly parse: (item: unknown, at: string) => T;
 }
 
-export abstract class TeamSlice<T extends { id: string; team_id: string }> implements Slice {
+export abstract class TeamSlice<T extends { id: string; team_id: string }> extends SliceModel {
   /** Items by team, in creation order. */
   private teams = new Map<string, T[]>();
-  protected readonly ctx: SliceContext;
   private readonly reading: TeamReading<T>;
 
   constructor(ctx: SliceContext, reading: TeamReading<T>) {
-    this.ctx = ctx;
+    super(ctx);
     this.reading = reading;
   }
 
@@ -56,5 +57,50 @@ export abstract class TeamSlice<T extends { id: string; team_id: string }> imple
   load(data: unknown): void {
     const { base, what, parse } = this.reading;
     this.teams = parseByTeam(data, base, what, parse);
+  }
+}
+
+/** The reading of a slice whose items belong to an object type, with how a 404 names them. */
+export interface TypedReading<T> extends TeamReading<T> {
+  /** What an item is called (`view`). */
+  readonly noun: string;
+  /** The path below the object type that lists them (`views`). */
+  readonly path: string;
+}
+
+/** An item of an object type, and of a list or of none (null). */
+interface TypedItem {
+  readonly id: string;
+  readonly team_id: string;
+  readonly object_type: string;
+  readonly list_id: string | null;
+}
+
+/** Items per team and object type (views, automations): listed by type and list, found by id. */
+export abstract class TypedTeamSlice<T extends TypedItem> extends TeamSlice<T> {
+  private readonly naming: TypedReading<T>;
+
+  constructor(ctx: SliceContext, reading: TypedReading<T>) {
+    super(ctx, reading);
+    this.naming = reading;
+  }
+
+  /** The team's items of an object type, in creation order; with listId, that list's only. */
+  list(teamId: string, objectType: string, listId?: string): T[] {
+    return this.itemsOf(teamId).filter(
+      (i) => i.object_type === objectType && (listId === undefined || i.list_id === listId),
+    );
+  }
+
+  /** The item, or 404. */
+  get(teamId: string, objectType: string, id: string): T {
+    const found = this.itemsOf(teamId).find((i) => i.id === id && i.object_type === objectType);
+    if (found === undefined) {
+      const { noun, path } = this.naming;
+      throw notFound(
+        `No ${objectType} ${noun} has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/${path}.`,
+      );
+    }
+    return found;
   }
 }

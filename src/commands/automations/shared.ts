@@ -33,7 +33,7 @@ import type { Column } from '../../output/format.ts';
 import { renderObject } from '../../output/render.ts';
 import { isUuid } from '../../util/guards.ts';
 import { didYouMean } from '../../util/suggest.ts';
-import { namedIn } from '../common/by-name.ts';
+import { givenIdOrName, namedIn } from '../common/by-name.ts';
 
 export const TYPES_HELP =
   'TYPE is one of the object types automations are kept for (singular or plural): deal, contact, organization, …';
@@ -69,8 +69,7 @@ export async function resolveAutomation(
   type: AutomationType,
   idOrName: string,
 ): Promise<Automation> {
-  const given = idOrName.trim();
-  if (given === '') throw new UsageError('An automation id or name is needed.');
+  const given = givenIdOrName(idOrName, 'An automation');
   if (isUuid(given)) {
     return getOne(client, type, given, deps.signal);
   }

@@ -2,11 +2,11 @@
 // --webhook`), and keeping names unique so that a name finds one webhook.
 import type { ApiClient } from '../../api/client.ts';
 import { getWebhook, listWebhooks, type Webhook } from '../../api/webhooks.ts';
-import { ApiError, ConflictError, NotFoundError, UsageError } from '../../errors.ts';
+import { ApiError, ConflictError, NotFoundError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { isUuid } from '../../util/guards.ts';
 import { shellWord } from '../../util/shell.ts';
-import { namedIn, someNames } from './by-name.ts';
+import { givenIdOrName, oneNamed } from './by-name.ts';
 
 /**
  * The webhook a user named: an id is taken as it is; anything else is a name, looked up in
@@ -18,24 +18,17 @@ export async function resolveWebhook(
   client: ApiClient,
   idOrName: string,
 ): Promise<{ id: string; webhook?: Webhook }> {
-  const given = idOrName.trim();
+  const given = givenIdOrName(idOrName, 'A webhook');
   if (isUuid(given)) return { id: given };
-  if (given === '') throw new UsageError('A webhook id or name is needed.');
   const all = await listWebhooks(client, { signal: deps.signal });
-  const matches = namedIn(all, given);
-  if (matches.length === 1) return { id: matches[0]!.id, webhook: matches[0]! };
-  if (matches.length === 0) {
-    throw new NotFoundError(
-      `No webhook has the id or name "${given}".`,
-      all.length > 0
-        ? `Webhooks: ${someNames(all)}.`
-        : 'There are no webhooks; create one with `ws webhooks create --name NAME --url URL`.',
-    );
-  }
-  throw new UsageError(
-    `${matches.length} webhooks are named "${given}": ${matches.map((w) => `${w.id} (${w.url})`).join(', ')}.`,
-    'Pass the id of the one you mean.',
-  );
+  const webhook = oneNamed(all, given, {
+    one: 'webhook',
+    many: 'webhooks',
+    heading: 'Webhooks',
+    none: 'There are no webhooks; create one with `ws webhooks create --name NAME --url URL`.',
+    label: (w) => `${w.id} (${w.url})`,
+  });
+  return { id: webhook.id, webhook };
 }
 
 /**

@@ -4,13 +4,12 @@
 import type { ApiClient } from '../../api/client.ts';
 import { getList, type List, type ListWithViews, listLists } from '../../api/lists.ts';
 import { paginate } from '../../api/paginate.ts';
-import { NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { ListTemplate } from '../../generated/enums.ts';
 import type { Column } from '../../output/format.ts';
 import { storeListNames } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
-import { namedIn, someNames } from '../common/by-name.ts';
+import { givenIdOrName, oneNamed } from '../common/by-name.ts';
 
 export const LIST_TEMPLATES = ListTemplate;
 
@@ -35,24 +34,15 @@ export async function resolveList(
   client: ApiClient,
   idOrName: string,
 ): Promise<ListWithViews> {
-  const given = idOrName.trim();
-  if (given === '') throw new UsageError('A list id or name is needed.');
+  const given = givenIdOrName(idOrName, 'A list');
   if (isUuid(given)) return getList(client, given.toLowerCase(), { signal: deps.signal });
-  const lists = await allLists(deps, client);
-  const matches = namedIn(lists, given);
-  if (matches.length === 1) return getList(client, matches[0]!.id, { signal: deps.signal });
-  if (matches.length === 0) {
-    throw new NotFoundError(
-      `No list has the id or name "${given}".`,
-      lists.length > 0
-        ? `Lists: ${someNames(lists)}.`
-        : 'There are no lists; create one with `ws lists create --template TEMPLATE`.',
-    );
-  }
-  throw new UsageError(
-    `${matches.length} lists are named "${given}": ${matches.map((l) => l.id).join(', ')}.`,
-    'Pass the id of the one you mean.',
-  );
+  const list = oneNamed(await allLists(deps, client), given, {
+    one: 'list',
+    many: 'lists',
+    heading: 'Lists',
+    none: 'There are no lists; create one with `ws lists create --template TEMPLATE`.',
+  });
+  return getList(client, list.id, { signal: deps.signal });
 }
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));

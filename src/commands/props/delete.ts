@@ -6,9 +6,8 @@ import { objectType } from '../../api/object-types.ts';
 import { annotateError, deleteProperty, type PropertyDefinition } from '../../api/props.ts';
 import { ApiError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
-import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { resolveDefinition } from '../../schema/definitions.ts';
-import { changeDefinitions, printJsonResult } from './shared.ts';
+import { changeDefinitions, confirmForGood, printJsonResult } from './shared.ts';
 
 export interface DeleteOptions {
   objectType: string;
@@ -20,12 +19,7 @@ export async function run(opts: DeleteOptions, deps: Deps): Promise<void> {
   const type = objectType(opts.objectType, 'property');
   const def = await resolveDefinition(deps, type, opts.property, { notFound: true });
   const label = `${type} property "${def.name ?? def.slug}" (${def.slug})`;
-  await confirmOrRefuse(
-    deps.io,
-    deps.prompter,
-    `Delete the ${label}? This cannot be undone.`,
-    `Not deleting the ${label} without confirmation.`,
-  );
+  await confirmForGood(deps, 'Delete', label);
   const client = await deps.client();
   await changeDefinitions(
     deps,

@@ -12,6 +12,7 @@ import {
 import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
+import { confirmOrRefuse } from '../../prompt/prompter.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { invalidateDefinitions, updateCachedDefinitions } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
@@ -195,6 +196,25 @@ export function hintOnConflict(hint: string): (err: unknown) => never {
   return (err) => {
     throw err instanceof ApiError && err.status === 409 ? annotateError(err, { hint }) : err;
   };
+}
+
+/**
+ * Ask before deleting a property or removing an option, which cannot be undone: "Delete the
+ * LABEL? This cannot be undone."; without --yes or a terminal, refused ("Not deleting the
+ * LABEL without confirmation.").
+ */
+export function confirmForGood(
+  deps: Deps,
+  verb: 'Delete' | 'Remove',
+  label: string,
+): Promise<void> {
+  const doing = verb === 'Delete' ? 'deleting' : 'removing';
+  return confirmOrRefuse(
+    deps.io,
+    deps.prompter,
+    `${verb} the ${label}? This cannot be undone.`,
+    `Not ${doing} the ${label} without confirmation.`,
+  );
 }
 
 /**

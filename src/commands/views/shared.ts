@@ -5,7 +5,7 @@ import type { ApiClient } from '../../api/client.ts';
 import { objectType, type ViewType } from '../../api/object-types.ts';
 import { paginate } from '../../api/paginate.ts';
 import { getView, listViews, type View, type ViewFields } from '../../api/views.ts';
-import { ApiError, NotFoundError, UsageError } from '../../errors.ts';
+import { ApiError, UsageError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import type { Column } from '../../output/format.ts';
 import { buildFilter } from '../../query/filter.ts';
@@ -16,7 +16,7 @@ import { formatWhere } from '../../query/where.ts';
 import { definitionsFor } from '../../schema/definitions.ts';
 import { storeViewNames } from '../../schema/definitions-cache.ts';
 import { isUuid } from '../../util/guards.ts';
-import { namedIn, someNames } from '../common/by-name.ts';
+import { givenIdOrName, oneNamed } from '../common/by-name.ts';
 
 export { VIEW_KINDS } from './kinds.ts';
 
@@ -58,9 +58,8 @@ export async function resolveView(
   type: ViewType,
   idOrName: string,
 ): Promise<{ id: string; view?: View }> {
-  const given = idOrName.trim();
+  const given = givenIdOrName(idOrName, 'A view');
   if (isUuid(given)) return { id: given };
-  if (given === '') throw new UsageError('A view id or name is needed.');
   let views: View[];
   try {
     views = await allViews(deps, client, type);
@@ -73,20 +72,13 @@ export async function resolveView(
     }
     throw err;
   }
-  const matches = namedIn(views, given);
-  if (matches.length === 1) return { id: matches[0]!.id, view: matches[0]! };
-  if (matches.length === 0) {
-    throw new NotFoundError(
-      `No ${type} view has the id or name "${given}".`,
-      views.length > 0
-        ? `${type} views: ${someNames(views)}.`
-        : `There are no ${type} views; create one with \`ws views create ${type} --name NAME\`.`,
-    );
-  }
-  throw new UsageError(
-    `${matches.length} ${type} views are named "${given}": ${matches.map((v) => v.id).join(', ')}.`,
-    'Pass the id of the one you mean.',
-  );
+  const view = oneNamed(views, given, {
+    one: `${type} view`,
+    many: `${type} views`,
+    heading: `${type} views`,
+    none: `There are no ${type} views; create one with \`ws views create ${type} --name NAME\`.`,
+  });
+  return { id: view.id, view };
 }
 
 /** The arguments that name one view: its object type, and its id or name. */

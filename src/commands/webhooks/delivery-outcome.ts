@@ -6,23 +6,26 @@ import { WaitTimeoutError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { sleep } from '../../util/time.ts';
 
-/** How long `--wait` waits for a handshake or a delivery, by default. */
-export const DEFAULT_WAIT_MS = 30_000;
+/** How long `--wait` waits for a handshake or a delivery. */
+export const WAIT_MS = 30_000;
 
-/** Poll `check` with growing pauses (100 ms to 1 s) until it gives a value or time runs out. */
+/**
+ * Poll `check` with growing pauses (100 ms to 1 s) until it gives a value; after WAIT_MS, a
+ * timeout (exit 7) that says `nothing` happened "after 30 s.", with `hint`.
+ */
 export async function poll<T>(
   deps: Deps,
-  timeoutMs: number,
   check: () => Promise<T | undefined>,
-  timeoutMessage: () => string,
+  nothing: string,
   hint?: string,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + WAIT_MS;
   let pause = 100;
   for (;;) {
     const found = await check();
     if (found !== undefined) return found;
-    if (Date.now() + pause > deadline) throw new WaitTimeoutError(timeoutMessage(), hint);
+    if (Date.now() + pause > deadline)
+      throw new WaitTimeoutError(`${nothing} after ${WAIT_MS / 1000} s.`, hint);
     await sleep(pause, deps.signal);
     pause = Math.min(1000, pause * 2);
   }
@@ -34,16 +37,14 @@ export function settledDelivery(
   client: ApiClient,
   webhookId: string,
   deliveryId: string,
-  timeoutMs = DEFAULT_WAIT_MS,
 ): Promise<DeliveryDetail> {
   return poll(
     deps,
-    timeoutMs,
     async () => {
       const d = await getDelivery(client, webhookId, deliveryId, { signal: deps.signal });
       return d.status === 'pending' ? undefined : d;
     },
-    () => `Delivery ${deliveryId} had no outcome after ${timeoutMs / 1000} s.`,
+    `Delivery ${deliveryId} had no outcome`,
     `See it later with \`ws deliveries get ${deliveryId} --webhook ${webhookId}\`.`,
   );
 }
@@ -58,11 +59,9 @@ export function newestSettled(
   webhookId: string,
   event: string,
   since: Date,
-  timeoutMs = DEFAULT_WAIT_MS,
 ): Promise<DeliveryDetail> {
   return poll(
     deps,
-    timeoutMs,
     async () => {
       const page = await listDeliveries(client, {
         webhookId,
@@ -76,8 +75,7 @@ export function newestSettled(
       if (!d || (d.status as string) === 'pending') return undefined;
       return getDelivery(client, webhookId, d.delivery_id, { signal: deps.signal });
     },
-    () =>
-      `No ${event} delivery to webhook ${webhookId} had an outcome after ${timeoutMs / 1000} s.`,
+    `No ${event} delivery to webhook ${webhookId} had an outcome`,
     `See the log with \`ws deliveries list --webhook ${webhookId}\`.`,
   );
 }

@@ -7,7 +7,7 @@ import { getWebhook, type Webhook } from '../../api/webhooks.ts';
 import { WsError } from '../../errors.ts';
 import type { Deps } from '../../factory.ts';
 import { shellWord } from '../../util/shell.ts';
-import { DEFAULT_WAIT_MS, poll, settledDelivery } from './delivery-outcome.ts';
+import { poll, settledDelivery } from './delivery-outcome.ts';
 
 export interface HandshakeOutcome {
   status: 'success' | 'failed';
@@ -45,10 +45,9 @@ export async function awaitHandshake(
     }
     await poll(
       deps,
-      DEFAULT_WAIT_MS,
       async () =>
         (await getWebhook(client, webhook.id, { signal: deps.signal })).verified ? true : undefined,
-      () => `Webhook ${webhook.id} was not verified after ${DEFAULT_WAIT_MS / 1000} s.`,
+      `Webhook ${webhook.id} was not verified`,
       `See the handshake's log entry with \`ws deliveries list --webhook ${webhook.id} --type verification\`.`,
     );
     return {

@@ -1,10 +1,10 @@
 import { objectType } from '../../../api/object-types.ts';
 import { deleteOption } from '../../../api/props.ts';
 import type { Deps } from '../../../factory.ts';
-import { confirmOrRefuse } from '../../../prompt/prompter.ts';
 import { resolveDefinition } from '../../../schema/definitions.ts';
 import {
   changeDefinitions,
+  confirmForGood,
   printJsonResult,
   requireSelect,
   resolveOption,
@@ -25,12 +25,7 @@ export async function run(opts: OptionsRemoveOptions, deps: Deps): Promise<void>
   requireSelect(type, prop);
   const { def, option } = await resolveOption(deps, type, prop, opts.option);
   const label = `option "${option.value ?? option.slug}" (${option.slug}) of ${type} property "${def.slug}"`;
-  await confirmOrRefuse(
-    deps.io,
-    deps.prompter,
-    `Remove the ${label}? This cannot be undone.`,
-    `Not removing the ${label} without confirmation.`,
-  );
+  await confirmForGood(deps, 'Remove', label);
   const client = await deps.client();
   await changeDefinitions(
     deps,

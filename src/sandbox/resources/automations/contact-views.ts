@@ -6,14 +6,7 @@
 
 import { isPlainObject } from '../../../util/guards.ts';
 import { notFound } from '../../errors.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-  snapshotItems,
-} from '../../store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store, snapshotItems } from '../../store.ts';
 import type { Scope } from '../properties/scope.ts';
 import { type Combinator, compileFilter, type FilterEntry } from '../records/filter.ts';
 import { recordsOf } from '../records/model.ts';
@@ -27,13 +20,8 @@ export interface ContactViewFields {
   list_id: string | null;
 }
 
-export class ContactViewsModel implements Slice {
+export class ContactViewsModel extends SliceModel {
   private views = new Map<string, ContactView>();
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   list(teamId: string): ContactView[] {
     return [...this.views.values()].filter((v) => v.team_id === teamId);

@@ -12,10 +12,11 @@ import { AutomationObjectType } from '../../../generated/enums.ts';
 import { canonicalJson } from '../../../util/canonical-json.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { entryOf } from '../../../util/maps.ts';
-import { invalidRequest, notFound } from '../../errors.ts';
+import { invalidRequest } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
+import { oneOf } from '../../object-types.ts';
 import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
-import { TeamSlice } from '../../team-slice.ts';
+import { TypedTeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
 import { CompiledAutomations } from './compiled.ts';
 import type { AutomationFields, StoredAutomation } from './types.ts';
@@ -24,9 +25,7 @@ import { workspaceOf } from './workspace.ts';
 /** The object types of the automation endpoints (api.md, "Object types"). */
 export const AUTOMATION_OBJECT_TYPES = AutomationObjectType;
 
-export function isAutomationObjectType(value: string): boolean {
-  return (AUTOMATION_OBJECT_TYPES as readonly string[]).includes(value);
-}
+export const isAutomationObjectType = oneOf(AUTOMATION_OBJECT_TYPES);
 
 /** The user every automation of the sandbox is saved by (the sandbox has one user). */
 export const SANDBOX_USER_ID = stableId('user', 'sandbox');
@@ -59,7 +58,7 @@ interface Candidates {
 
 const NONE: Candidates = { updated: [], created: [], deleted: [] };
 
-export class AutomationsModel extends TeamSlice<StoredAutomation> {
+export class AutomationsModel extends TypedTeamSlice<StoredAutomation> {
   /**
    * Candidates by team, then object type, each compiled on first use; dropped after any
    * change of automations or of definitions.
@@ -73,25 +72,9 @@ export class AutomationsModel extends TeamSlice<StoredAutomation> {
       base: 'store.slices.automations',
       what: 'automations',
       parse: parseAutomation,
+      noun: 'automation',
+      path: 'triggered_automations',
     });
-  }
-
-  /** A team's automations of an object type, in creation order; with listId, that list's. */
-  list(teamId: string, objectType: string, listId?: string): StoredAutomation[] {
-    return this.itemsOf(teamId).filter(
-      (a) => a.object_type === objectType && (listId === undefined || a.list_id === listId),
-    );
-  }
-
-  /** The automation, or 404. */
-  get(teamId: string, objectType: string, id: string): StoredAutomation {
-    const found = this.itemsOf(teamId).find((a) => a.id === id && a.object_type === objectType);
-    if (found === undefined) {
-      throw notFound(
-        `No ${objectType} automation has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/triggered_automations.`,
-      );
-    }
-    return found;
   }
 
   create(

@@ -36,13 +36,7 @@ import { isPlainObject, own } from '../../../util/guards.ts';
 import type { Clock } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType } from '../../object-types.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store } from '../../store.ts';
 import { propertiesOf } from '../properties/model.ts';
 import type { RecordEvent } from '../records/events.ts';
 import { recordBody } from '../records/present.ts';
@@ -262,7 +256,7 @@ class StepFailure extends Error {
   }
 }
 
-export class RunsModel implements Slice {
+export class RunsModel extends SliceModel {
   /** Run ids are this and the sequence: opaque, and not reused after a reset. */
   private prefix = newPrefix();
   /** Every run kept, by sequence, in firing order. */
@@ -288,13 +282,8 @@ export class RunsModel implements Slice {
   };
   /** Runs loaded from the journal, by sequence, until entriesLoaded() puts them in place. */
   private loading: { prefix: string; sequence: number; runs: Map<number, Run> } | undefined;
-  private readonly ctx: SliceContext;
   /** Told when a run starts waiting, with when it falls due (the runner arms its timer). */
   onWait: ((dueMs: number) => void) | undefined;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /**
    * Start a run of each automation for the write `trigger` tells of; the steps of each run

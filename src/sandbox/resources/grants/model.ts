@@ -6,22 +6,14 @@
 
 import { GrantObjectType } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-  snapshotItems,
-} from '../../store.ts';
+import { oneOf } from '../../object-types.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store, snapshotItems } from '../../store.ts';
 
 /** The object types that carry grants (the contract's GrantObjectType). */
 export const GRANT_TYPES = GrantObjectType;
 export type GrantType = (typeof GRANT_TYPES)[number];
 
-export function isGrantType(value: string): value is GrantType {
-  return (GRANT_TYPES as readonly string[]).includes(value);
-}
+export const isGrantType = oneOf(GRANT_TYPES);
 
 export const PERMISSION_LETTERS = ['a', 'r', 'w'] as const;
 export type Letter = (typeof PERMISSION_LETTERS)[number];
@@ -46,13 +38,8 @@ export function emptyGrant(): StoredGrant {
   return { share_level: null, team_id: {}, group_id: {}, user_id: {} };
 }
 
-export class GrantsModel implements Slice {
+export class GrantsModel extends SliceModel {
   private grants = new Map<string, Row>();
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /** The grant of a record (the empty grant when none was stored). */
   get(type: GrantType, recordId: string): StoredGrant {

@@ -14,14 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
 import { entryOf } from '../../../util/maps.ts';
 import { isObjectType, type ObjectType } from '../../object-types.ts';
-import {
-  defineSlice,
-  parseById,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, parseById, SliceModel, SnapshotError, type Store } from '../../store.ts';
 import { failedRows, importEvents } from './events.ts';
 
 /** Imports with fewer objects than this run synchronously (facts.md). */
@@ -120,7 +113,7 @@ interface Tombstone {
   expires_at: string;
 }
 
-export class ImportsModel implements Slice {
+export class ImportsModel extends SliceModel {
   /** Live jobs by id, in creation order. */
   private jobs = new Map<string, ImportJob>();
   /** Expired jobs: id → when they expired. */
@@ -129,11 +122,6 @@ export class ImportsModel implements Slice {
   private chunks = new Map<string, number[]>();
   /** What the journal holds, until entriesLoaded() checks it and puts it in place. */
   private loading: Loading | undefined;
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /** A new asynchronous job, processing, with no row attempted yet. */
   start(

@@ -7,15 +7,14 @@ import {
   PropertyObjectType as PropertyObjectTypeEnum,
   PropertyType as PropertyTypeEnum,
 } from '../../../generated/enums.ts';
+import { oneOf } from '../../object-types.ts';
 
 /** Storage types of property definitions (api.md, "Property type enum"). */
 export const PROPERTY_TYPES = PropertyTypeEnum;
 
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
-export function isPropertyType(value: string): value is PropertyType {
-  return (PROPERTY_TYPES as readonly string[]).includes(value);
-}
+export const isPropertyType = oneOf(PROPERTY_TYPES);
 
 /** The storage types whose definitions carry options. */
 export const SELECT_TYPES: readonly PropertyType[] = ['select_str', 'multiselect_str'];
@@ -37,9 +36,7 @@ export const PROPERTY_OBJECT_TYPES = PropertyObjectTypeEnum;
 
 export type PropertyObjectType = (typeof PROPERTY_OBJECT_TYPES)[number];
 
-export function isPropertyObjectType(value: string): value is PropertyObjectType {
-  return (PROPERTY_OBJECT_TYPES as readonly string[]).includes(value);
-}
+export const isPropertyObjectType = oneOf(PROPERTY_OBJECT_TYPES);
 
 /**
  * A UUID (version 5 layout: SHA-1 of a fixed namespace and the name) that is the same in

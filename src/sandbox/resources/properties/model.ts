@@ -13,14 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { entryOf } from '../../../util/maps.ts';
 import { notFound } from '../../errors.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-  snapshotItems,
-} from '../../store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store, snapshotItems } from '../../store.ts';
 import {
   canonicalRole,
   freeSlug,
@@ -69,7 +62,7 @@ interface Visible {
 
 const NO_DEFINITIONS: readonly PropertyDefinition[] = [];
 
-export class PropertiesModel implements Slice {
+export class PropertiesModel extends SliceModel {
   /** Team definitions by team, then object type, in creation order. */
   private teams = new Map<string, Map<string, PropertyDefinition[]>>();
   /** Answers of visible() by team, object type and list id (null: the workspace). */
@@ -79,11 +72,6 @@ export class PropertiesModel implements Slice {
     PropertyDefinition,
     Map<string | null, OptionTable<PropertyOption>>
   >();
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   // ---------------------------------------------------------------- reads
 

@@ -2,6 +2,7 @@
 // and what create and patch operations may set. The model (model.ts) keeps them; records
 // check values against them (scope.ts); views name them.
 
+import type { components } from '../../../generated/api-types.ts';
 import type { PropertyType } from './catalogue.ts';
 
 export interface PropertyOption {
@@ -52,17 +53,8 @@ export interface PropertyDefinition {
   updated_at: string;
 }
 
-export interface NewOption {
-  value: string;
-  slug?: string;
-  color_scheme?: string | null;
-  description?: string | null;
-  icon?: string | null;
-  option_group?: string | null;
-  sort_index?: number | null;
-  enabled?: boolean;
-  list_id?: string | null;
-}
+/** An option to create: the create body's fields, its list named by list_id alone. */
+export type NewOption = Omit<components['schemas']['OptionCreate'], 'type' | 'crm_id'>;
 
 export interface NewDefinition {
   name: string;

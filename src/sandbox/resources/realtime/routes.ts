@@ -58,12 +58,3 @@ export function realtimeResource(options: RealtimeOptions = {}): Resource {
     ],
   };
 }
-
-/** `resources` with the realtime resource configured by `options`. */
-export function withRealtimeOptions(
-  resources: readonly Resource[],
-  options: RealtimeOptions | undefined,
-): readonly Resource[] {
-  if (options === undefined) return resources;
-  return resources.map((r) => (r.name === REALTIME ? realtimeResource(options) : r));
-}

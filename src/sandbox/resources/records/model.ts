@@ -18,13 +18,7 @@ import { isPlainObject } from '../../../util/guards.ts';
 import { notFound } from '../../errors.ts';
 import { randomId } from '../../ids.ts';
 import { isObjectType, OBJECT_TYPES, type ObjectType } from '../../object-types.ts';
-import {
-  defineSlice,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, SliceModel, SnapshotError, type Store } from '../../store.ts';
 import { type RecordEvent, recordEvents, type WriteCause } from './events.ts';
 import type { NewRecord, RecordChanges, StoredRecord, Values } from './types.ts';
 
@@ -71,17 +65,12 @@ export interface RecordChange {
 /** How many changes `changesSince` remembers at least. */
 export const CHANGES_KEPT = 256;
 
-export class RecordsModel implements Slice {
+export class RecordsModel extends SliceModel {
   private tables = emptyTables();
-  private readonly ctx: SliceContext;
   private gen = 0;
   /** changes[i] made generation changesBase + i + 1. */
   private changes: RecordChange[] = [];
   private changesBase = 0;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   /** A new record; announced as record.created when `cause` is given. */
   create(type: ObjectType, input: NewRecord = {}, cause?: WriteCause): Readonly<StoredRecord> {

@@ -9,8 +9,9 @@ import {
 } from '../../../generated/enums.ts';
 import { isPlainObject } from '../../../util/guards.ts';
 import { invalidRequest, notFound } from '../../errors.ts';
+import { oneOf } from '../../object-types.ts';
 import { defineSlice, type SliceContext, SnapshotError, type Store } from '../../store.ts';
-import { TeamSlice } from '../../team-slice.ts';
+import { TypedTeamSlice } from '../../team-slice.ts';
 import { stableId } from '../properties/catalogue.ts';
 import { type PropertyLeaving, propertyLeaving } from '../properties/events.ts';
 import { type PropertiesModel, propertiesOf } from '../properties/model.ts';
@@ -25,9 +26,7 @@ export const VIEW_OBJECT_TYPES = ViewObjectTypeEnum;
 
 export type ViewObjectType = (typeof VIEW_OBJECT_TYPES)[number];
 
-export function isViewObjectType(value: string): value is ViewObjectType {
-  return (VIEW_OBJECT_TYPES as readonly string[]).includes(value);
-}
+export const isViewObjectType = oneOf(VIEW_OBJECT_TYPES);
 
 export const VIEW_TYPES = ViewTypeEnum;
 
@@ -58,27 +57,15 @@ const SETTABLE: Required<Omit<ViewFields, 'name' | 'view_type'>> = {
 /** Every field a request may set. */
 export const VIEW_FIELDS = ['name', 'view_type', ...Object.keys(SETTABLE)] as (keyof ViewFields)[];
 
-export class ViewsModel extends TeamSlice<View> {
+export class ViewsModel extends TypedTeamSlice<View> {
   constructor(ctx: SliceContext) {
-    super(ctx, { base: 'store.slices.views', what: 'views', parse: parseView });
-  }
-
-  /** Views of a team and object type, in creation order; with listId, that list's only. */
-  list(teamId: string, objectType: string, listId?: string): View[] {
-    return this.itemsOf(teamId).filter(
-      (v) => v.object_type === objectType && (listId === undefined || v.list_id === listId),
-    );
-  }
-
-  /** The view, or 404. */
-  get(teamId: string, objectType: string, id: string): View {
-    const view = this.itemsOf(teamId).find((v) => v.id === id && v.object_type === objectType);
-    if (view === undefined) {
-      throw notFound(
-        `No ${objectType} view has the id ${id}. List them with GET /v2/prism/${teamId}/${objectType}/views.`,
-      );
-    }
-    return view;
+    super(ctx, {
+      base: 'store.slices.views',
+      what: 'views',
+      parse: parseView,
+      noun: 'view',
+      path: 'views',
+    });
   }
 
   create(

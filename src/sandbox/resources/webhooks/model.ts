@@ -12,14 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { isPlainObject } from '../../../util/guards.ts';
 import { randomId } from '../../ids.ts';
-import {
-  defineSlice,
-  parseById,
-  type Slice,
-  type SliceContext,
-  SnapshotError,
-  type Store,
-} from '../../store.ts';
+import { defineSlice, parseById, SliceModel, SnapshotError, type Store } from '../../store.ts';
 import { cutText, REQUEST_BODY_LIMIT } from './bodies.ts';
 import { deliveryEvents } from './events.ts';
 import type {
@@ -65,7 +58,7 @@ export interface NewDelivery {
 /** What an attempt found, for recordAttempt. */
 export type AttemptOutcome = Omit<StoredAttempt, 'attempt'>;
 
-export class WebhooksModel implements Slice {
+export class WebhooksModel extends SliceModel {
   /** By id, in creation order. */
   private webhooks = new Map<string, StoredWebhook>();
   /** By id, in creation order (so oldest first). */
@@ -84,12 +77,6 @@ export class WebhooksModel implements Slice {
   private loading:
     | { webhooks: Map<string, StoredWebhook>; deliveries: Map<string, StoredDelivery> }
     | undefined;
-
-  private readonly ctx: SliceContext;
-
-  constructor(ctx: SliceContext) {
-    this.ctx = ctx;
-  }
 
   // ------------------------------------------------------------------ webhooks
 

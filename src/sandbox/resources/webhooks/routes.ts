@@ -88,12 +88,3 @@ export function webhooksResource(options: WebhookOptions = {}): Resource {
 function route(method: HttpMethod, path: string, operationId: string, handler: Handler): ApiRoute {
   return { kind: 'api', method, path, operationId, handler };
 }
-
-/** `resources` with the webhooks resource configured by `options`. */
-export function withWebhookOptions(
-  resources: readonly Resource[],
-  options: WebhookOptions | undefined,
-): readonly Resource[] {
-  if (options === undefined) return resources;
-  return resources.map((r) => (r.name === WEBHOOKS ? webhooksResource(options) : r));
-}
