@@ -356,9 +356,10 @@ function caseCpu(path) {
         const w = stats(imports[i], 'ms');
         const c = stats(imports[i], 'cpu');
         const sb = stats(imports[i], 'sandboxCpu');
+        const { post, poll, other } = imports[i].at(-1).requests;
         const ratio = (x, base) => (x / base).toFixed(2);
         console.log(
-          `  ${label.padEnd(40)} wall ${(w.median / 1000).toFixed(2)} s = ${ratio(w.median, pw.median)}x${spread({ min: w.min / pw.median, max: w.max / pw.median })}  CPU ${c.median.toFixed(2)} s = ${ratio(c.median, pc.median)}x${spread({ min: c.min / pc.median, max: c.max / pc.median })}  sandbox CPU ${sb.median.toFixed(2)} s  ${fmt((ROWS * 1000) / w.median)} rows/s`,
+          `  ${label.padEnd(40)} wall ${(w.median / 1000).toFixed(2)} s = ${ratio(w.median, pw.median)}x${spread({ min: w.min / pw.median, max: w.max / pw.median })}  CPU ${c.median.toFixed(2)} s = ${ratio(c.median, pc.median)}x${spread({ min: c.min / pc.median, max: c.max / pc.median })}  sandbox CPU ${sb.median.toFixed(2)} s  ${fmt((ROWS * 1000) / w.median)} rows/s  (last run: ${post} POST, ${poll} polls, ${other} other)`,
         );
       }
     }

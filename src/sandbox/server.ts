@@ -345,11 +345,11 @@ export class SandboxServer {
     let reply = outcome.reply;
     let sent: Record<string, string | number>;
     try {
-      sent = await this.send(res, reply, ex, req.headers['accept-encoding']);
+      sent = this.send(res, reply, ex, req.headers['accept-encoding']);
     } catch (err) {
       // A reply that cannot be sent (a body JSON cannot hold, a bad header value).
       reply = this.errorReply(err, ex);
-      sent = await this.send(res, reply, ex, req.headers['accept-encoding']);
+      sent = this.send(res, reply, ex, req.headers['accept-encoding']);
     }
     if (ex.operationId !== undefined && this.config.validateResponses) {
       this.checkAnswer(ex, reply, sent);
@@ -558,12 +558,12 @@ export class SandboxServer {
   }
 
   /** Write the answer (compressed when large and asked for: compression.ts); returns the headers sent. */
-  private async send(
+  private send(
     res: ServerResponse,
     reply: Reply,
     ex: Exchange,
     acceptEncoding: string | undefined,
-  ): Promise<Record<string, string | number>> {
+  ): Record<string, string | number> {
     const headers: Record<string, string | number> = { 'x-request-id': ex.requestId };
     for (const [name, value] of Object.entries(ex.headers)) headers[name.toLowerCase()] = value;
     for (const [name, value] of Object.entries(reply.headers ?? {})) {
@@ -574,7 +574,7 @@ export class SandboxServer {
       const text = JSON.stringify(reply.body);
       // The request log keeps the answer as JSON, whatever went over the wire.
       ex.payload = text;
-      const encoded = await encodeBody(text, acceptEncoding);
+      const encoded = encodeBody(text, acceptEncoding);
       payload = encoded.body;
       headers['content-type'] = 'application/json; charset=utf-8';
       headers.vary = 'accept-encoding';

@@ -41,15 +41,17 @@ function get(sandbox: RunningSandbox, path: string, accept?: string) {
 }
 
 describe('compression', () => {
-  test('chooses by the weights of Accept-Encoding, gzip on a tie, nothing for q=0', () => {
+  test('chooses by the weights of Accept-Encoding, br on a tie, nothing for q=0', () => {
     assert.equal(chooseEncoding(undefined), undefined);
-    assert.equal(chooseEncoding('gzip, br'), 'gzip');
+    assert.equal(chooseEncoding('gzip, br'), 'br');
+    assert.equal(chooseEncoding('gzip;q=1, br;q=0.9'), 'gzip');
     assert.equal(chooseEncoding('br'), 'br');
     assert.equal(chooseEncoding('gzip'), 'gzip');
     assert.equal(chooseEncoding('br;q=0.5, gzip;q=0.8'), 'gzip');
     assert.equal(chooseEncoding('gzip;q=0, br;q=0'), undefined);
     assert.equal(chooseEncoding('identity'), undefined);
-    assert.equal(chooseEncoding('*'), 'gzip');
+    assert.equal(chooseEncoding('*'), 'br');
+    assert.equal(chooseEncoding('*, br;q=0.5'), 'gzip');
     assert.equal(chooseEncoding('*;q=0.1, gzip;q=0'), 'br');
     assert.equal(chooseEncoding('deflate'), undefined);
   });
@@ -63,8 +65,8 @@ describe('compression', () => {
     const plain = await get(sandbox, page);
     assert.equal(plain.encoding, undefined);
     assert.equal(plain.vary, 'accept-encoding');
-    const br = await get(sandbox, page, 'br');
-    const gzip = await get(sandbox, page, 'gzip, br');
+    const br = await get(sandbox, page, 'gzip, br');
+    const gzip = await get(sandbox, page, 'gzip');
     assert.equal(br.encoding, 'br');
     assert.equal(gzip.encoding, 'gzip');
     assert.deepEqual(br.body, plain.body);
