@@ -92,6 +92,12 @@ export class Flags {
     return v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0);
   }
 
+  /** --enable and --disable: true, false, or undefined when neither (both: a usage error). */
+  enabled(): boolean | undefined {
+    this.exclusive('--enable', '--disable');
+    return this.boolean('--enable') ? true : this.boolean('--disable') ? false : undefined;
+  }
+
   /** Two flags that contradict each other: both given is a usage error. */
   exclusive(a: string, b: string, hint?: string): void {
     if (this.given(a) && this.given(b))

@@ -151,18 +151,15 @@ export function register(program: Command, ctx: CommandContext): void {
       'ws props update contact lead_source --no-icon --disable',
     ],
     run: 'updateVerb',
-    options: ([type, property], f) => {
-      f.exclusive('--enable', '--disable');
-      return {
-        objectType: type,
-        property,
-        name: f.string('--name'),
-        icon: f.clearable('--icon'),
-        required: f.toggle('--required'),
-        enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
-        listId: f.clearable('--list-id'),
-      };
-    },
+    options: ([type, property], f) => ({
+      enabled: f.enabled(),
+      objectType: type,
+      property,
+      name: f.string('--name'),
+      icon: f.clearable('--icon'),
+      required: f.toggle('--required'),
+      listId: f.clearable('--list-id'),
+    }),
   });
 
   define(['delete <type> <property>', 'rm'], {
@@ -234,19 +231,16 @@ export function register(program: Command, ctx: CommandContext): void {
         'ws props options update contact lead_source trade_show --disable',
       ],
       run: 'optionsUpdateVerb',
-      options: ([type, property, option], f) => {
-        f.exclusive('--enable', '--disable');
-        return {
-          objectType: type,
-          property,
-          option,
-          value: f.string('--value'),
-          slug: f.string('--slug'),
-          ...optionFields(f),
-          enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
-          listId: f.clearable('--list-id'),
-        };
-      },
+      options: ([type, property, option], f) => ({
+        enabled: f.enabled(),
+        objectType: type,
+        property,
+        option,
+        value: f.string('--value'),
+        slug: f.string('--slug'),
+        ...optionFields(f),
+        listId: f.clearable('--list-id'),
+      }),
     });
 
     defineOption(['remove <type> <property> <option>', 'rm'], {

@@ -117,17 +117,14 @@ The service then runs the handshake with the URL; on a terminal ws waits for it.
       'ws webhooks update orders --url https://hooks.example.com/v2 --description "v2 receiver"',
     ],
     run: 'updateVerb',
-    options: ([webhook], f) => {
-      f.exclusive('--enable', '--disable');
-      return {
-        webhook,
-        name: f.string('--name'),
-        url: f.string('--url'),
-        description: f.string('--description'),
-        enabled: f.boolean('--enable') ? true : f.boolean('--disable') ? false : undefined,
-        wait: f.toggle('--wait'),
-      };
-    },
+    options: ([webhook], f) => ({
+      webhook,
+      name: f.string('--name'),
+      url: f.string('--url'),
+      description: f.string('--description'),
+      enabled: f.enabled(),
+      wait: f.toggle('--wait'),
+    }),
   });
 
   define(['delete <webhook>', 'rm'], {
