@@ -138,21 +138,18 @@ The service then runs the handshake with the URL; on a terminal ws waits for it.
     options: ([webhook]) => ({ webhook }),
   });
 
-  define(['enable <webhook>'], {
-    description: 'Deliver events to a webhook again',
-    help: `\n${WEBHOOK_ARG}`,
-    examples: ['ws webhooks enable orders'],
-    run: 'enableVerb',
-    options: ([webhook]) => ({ webhook }),
-  });
-
-  define(['disable <webhook>'], {
-    description: 'Stop delivering events to a webhook (it keeps its secret and log)',
-    help: `\n${WEBHOOK_ARG}`,
-    examples: ['ws webhooks disable orders'],
-    run: 'disableVerb',
-    options: ([webhook]) => ({ webhook }),
-  });
+  for (const [name, description] of [
+    ['enable', 'Deliver events to a webhook again'],
+    ['disable', 'Stop delivering events to a webhook (it keeps its secret and log)'],
+  ] as const) {
+    define([`${name} <webhook>`], {
+      description,
+      help: `\n${WEBHOOK_ARG}`,
+      examples: [`ws webhooks ${name} orders`],
+      run: `${name}Verb`,
+      options: ([webhook]) => ({ webhook }),
+    });
+  }
 
   define(['verify <webhook>'], {
     description: 'Run the handshake again; on a terminal, wait for its outcome',
