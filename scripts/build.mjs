@@ -115,7 +115,7 @@ function joinedChunks(getModuleIds, getModuleInfo) {
     if (!id.startsWith(stage) || atStartUp.has(id)) continue;
     // The API client and its one-shot transport load with every command that sends a
     // request: they join the main file (two files fewer to read).
-    if (/[\\/](client|transport-http)-[\w-]+\.js$/.test(id)) {
+    if (/[\\/](client|node-http)-[\w-]+\.js$/.test(id)) {
       joinable.set(id, sourcesOf(id));
       continue;
     }

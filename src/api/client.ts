@@ -78,7 +78,7 @@ export interface ClientOptions {
   backoffCapMs?: number;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy.ts); default: no proxy. */
   env?: ProxyEnv;
-  /** A transport of the caller's (tests); default node:http (transport-http.ts). */
+  /** A transport of the caller's (tests); default node:http (node-http.ts). */
   transport?: Transport;
 }
 
@@ -268,7 +268,7 @@ export class ApiClient {
   /** The transport, made on first use. */
   private connection(): Promise<Transport> {
     if (this.opts.transport !== undefined) return Promise.resolve(this.opts.transport);
-    this.transport ??= import('./transport-http.ts').then((m) => {
+    this.transport ??= import('./node-http.ts').then((m) => {
       const answerTimeoutMs = this.opts.timeoutMs ?? 30_000;
       return new m.HttpTransport({
         answerTimeoutMs,

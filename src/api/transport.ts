@@ -1,4 +1,4 @@
-// How the HTTP client sends one request and reads its whole answer (transport-http.ts:
+// How the HTTP client sends one request and reads its whole answer (node-http.ts:
 // node:http and node:https with keep-alive agents). The client (client.ts) owns everything
 // else: retries, the rate limit, idempotency keys, the proxy, traces and errors. A transport
 // rejects with an error whose `code` names what failed (ECONNREFUSED, ECONNRESET,

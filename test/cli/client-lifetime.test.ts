@@ -3,7 +3,7 @@
 // connection keeps the process alive. A counting transport shows each close.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HttpTransport } from '../../src/api/transport-http.ts';
+import { HttpTransport } from '../../src/api/node-http.ts';
 import { InterruptedError } from '../../src/errors.ts';
 import type { Env } from '../../src/io/streams.ts';
 import { main } from '../../src/main.ts';

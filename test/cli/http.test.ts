@@ -3,8 +3,8 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ApiClient, type ClientOptions } from '../../src/api/client.ts';
+import { HttpTransport } from '../../src/api/node-http.ts';
 import { RateLimiter } from '../../src/api/ratelimit.ts';
-import { HttpTransport } from '../../src/api/transport-http.ts';
 import { testIO } from '../helpers/io.ts';
 import { runWs } from '../helpers/run.ts';
 import {
