@@ -77,12 +77,16 @@ export function RecordsPage({ type }: { type: string }) {
   const [sort, setSort] = useState<{ slug: string; dir: 'asc' | 'desc' } | undefined>(undefined);
   const [page, setPage] = useState(1);
   const [parseProblem, setParseProblem] = useState<string | undefined>(undefined);
+  // A filter applied before the properties have loaded waits for them: read without them,
+  // every slug would be unknown.
+  const [applyWaiting, setApplyWaiting] = useState(false);
   useEffect(() => {
     setWhereText('');
     setFilter(undefined);
     setSort(undefined);
     setPage(1);
     setParseProblem(undefined);
+    setApplyWaiting(false);
   }, [type]);
   const path = `records/${type}${query({
     filter,
@@ -93,8 +97,18 @@ export function RecordsPage({ type }: { type: string }) {
   })}`;
   const { data, error } = useData<RecordsPage>(path);
   const columns = schema.data?.properties ?? [];
+  const schemaRead = schema.data !== undefined || schema.error !== undefined;
   const apply = (ev: Event) => {
     ev.preventDefault();
+    if (schemaRead) applyFilter();
+    else setApplyWaiting(true);
+  };
+  useEffect(() => {
+    if (!applyWaiting || !schemaRead) return;
+    setApplyWaiting(false);
+    applyFilter();
+  });
+  const applyFilter = () => {
     const lines = whereText
       .split('\n')
       .map((l) => l.trim())
